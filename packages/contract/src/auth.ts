@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+export const roleCodes = ['admin', 'author', 'manager', 'learner'] as const;
+export const roleCode = z.enum(roleCodes);
+export type RoleCode = z.infer<typeof roleCode>;
+
+/** Russian role labels (roles_ru), as seeded; the role table is not editable. */
+export const roleLabels: Record<RoleCode, string> = {
+  admin: 'Администратор',
+  author: 'Автор курсов',
+  manager: 'Руководитель',
+  learner: 'Ученик',
+};
+
+export const permissions = [
+  'learning',
+  'profile',
+  'analytics.view',
+  'catalogue.manage',
+  'constructor.manage',
+  'settings.manage',
+] as const;
+export type Permission = (typeof permissions)[number];
+
+/** GET /api/check-auth. A guest gets `authenticated: false` and empty fields. */
+export const checkAuthResponse = z.object({
+  authenticated: z.boolean(),
+  id: z.number().int().nullable(),
+  name: z.string(),
+  email: z.string(),
+  role: roleCode.nullable(),
+  roles_ru: z.string(),
+  permissions: z.array(z.string()),
+});
+export type AuthUser = z.infer<typeof checkAuthResponse>;
+
+/** POST /login */
+export const loginRequest = z.object({
+  login: z.string().trim().min(1, 'Заполните почту и пароль').max(254),
+  password: z.string().min(1, 'Заполните почту и пароль').max(1024),
+  remember: z.boolean().default(false),
+});
+export type LoginRequest = z.infer<typeof loginRequest>;
+
+export const loginResponse = z.object({
+  result: z.object({ success: z.literal(true), message: z.string() }),
+  user: checkAuthResponse,
+});
+export type LoginResponse = z.infer<typeof loginResponse>;
