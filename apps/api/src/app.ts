@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from './config.js';
+import type { Db } from './db/connect.js';
+import { AuthRepository } from './modules/auth/repository.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { AuthService } from './modules/auth/service.js';
+import { menuRoutes } from './modules/menu/routes.js';
+import { systemRoutes } from './modules/system/routes.js';
+import type { Clock } from './platform/clock.js';
+import { installErrorHandler } from './platform/errorHandler.js';
+import { MESSAGES } from './platform/errors.js';
+import { RateLimiter } from './platform/rateLimit.js';
+import { installSecurity, type RegisteredRoute } from './platform/security.js';
+
+z.config(z.locales.ru());
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  /** Key for CSRF tokens (see platform/secret.ts). */
+  secret: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export type App = FastifyInstance & { registeredRoutes: readonly RegisteredRoute[] };
+
+const REDACT = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-xsrf-token"]',
+  'res.headers["set-cookie"]',
+  'password',
+  'body.password',
+];
+
+/** Builds the whole application on the given dependencies; does not listen. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, db, clock, secret } = deps;
+  const app = Fastify({
+    logger: deps.logger === undefined ? false : deps.logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    ...(deps.logger ? { logger: { ...(typeof deps.logger === 'object' ? deps.logger : {}), redact: REDACT } } : {}),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        fontSrc: ["'self'", 'data:'],
+        scriptSrc: ["'self'"],
+        frameSrc: ['https://www.youtube.com', 'https://rutube.ru', 'https://vk.com', 'https://vkvideo.ru'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  const registeredRoutes: RegisteredRoute[] = [];
+  const repos = { auth: new AuthRepository(db.kysely) };
+  const limiter = new RateLimiter(db.kysely);
+  const auth = new AuthService(repos.auth, limiter, clock);
+  installSecurity(app, { config, secret, auth, routes: registeredRoutes });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: `${config.companyName}: LMS API`, version: '0.1.0' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'lms_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  await app.register(authRoutes({ auth, config, secret }));
+  await app.register(menuRoutes);
+  await app.register(systemRoutes({ config, routes: registeredRoutes }));
+
+  const indexHtml = existsSync(join(config.webDist, 'index.html'));
+  if (indexHtml) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: true, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    const apiLike = /^\/(api|storage|docs|ziggy)(\/|$)/.test(url);
+    if (indexHtml && request.method === 'GET' && !apiLike) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ result: { success: false, message: MESSAGES.notFound } });
+  });
+
+  return Object.assign(app, { registeredRoutes }) as unknown as App;
+}

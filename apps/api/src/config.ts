@@ -1,0 +1,92 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  COMPANY_NAME: z.string().min(1).default('Корпоративная академия'),
+  LOGIN_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'LOGIN_DOMAIN must be a mail domain such as company.ru')
+    .default('company.ru'),
+  PUBLIC_URL: z.string().url().optional(),
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  APP_SECRET: z.string().min(32).optional(),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MAIL_HOST: z.string().optional(),
+  MAIL_PORT: z.coerce.number().int().positive().default(587),
+  MAIL_USER: z.string().optional(),
+  MAIL_PASSWORD: z.string().optional(),
+  MAIL_FROM: z.string().optional(),
+  MAIL_SECURE: bool.default(false),
+  TRUST_PROXY: bool.default(false),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  companyName: string;
+  loginDomain: string;
+  publicUrl: string | undefined;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  appSecret: string | undefined;
+  webDist: string;
+  logLevel: string;
+  trustProxy: boolean;
+  mail: {
+    host: string | undefined;
+    port: number;
+    user: string | undefined;
+    password: string | undefined;
+    from: string;
+    secure: boolean;
+  };
+}
+
+/** Reads the environment once; every setting of the server comes from here. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const loginDomain = e.LOGIN_DOMAIN.toLowerCase();
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL || undefined,
+    companyName: e.COMPANY_NAME,
+    loginDomain,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    appSecret: e.APP_SECRET,
+    webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    mail: {
+      host: e.MAIL_HOST || undefined,
+      port: e.MAIL_PORT,
+      user: e.MAIL_USER || undefined,
+      password: e.MAIL_PASSWORD || undefined,
+      from: e.MAIL_FROM ?? `${e.COMPANY_NAME} <noreply@${loginDomain}>`,
+      secure: e.MAIL_SECURE,
+    },
+  };
+}

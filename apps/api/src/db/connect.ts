@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { SqliteBooleanPlugin } from './booleans.js';
+import type { DialectKind } from './dialect.js';
+import type { Database } from './schema.js';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  kind: DialectKind;
+  close(): Promise<void>;
+}
+
+const toIso = (v: string) => new Date(v).toISOString();
+const TIMESTAMPTZ = 1184;
+const TIMESTAMP = 1114;
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/** pg returns times as ISO strings (like SQLite) and counts as numbers. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === TIMESTAMPTZ || oid === TIMESTAMP) return toIso;
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export interface ConnectOptions {
+  databaseUrl?: string | undefined;
+  /** SQLite file; ':memory:' for tests. */
+  sqliteFile?: string;
+  dataDir?: string;
+  /** PostgreSQL schema to use as search_path (test isolation). */
+  pgSchema?: string;
+}
+
+export function connect(opts: ConnectOptions): Db {
+  if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      types: pgTypes,
+      max: 10,
+      ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
+    });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, kind: 'postgres', close: () => kysely.destroy() };
+  }
+  if (opts.databaseUrl) throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
+  let file = opts.sqliteFile;
+  if (!file) {
+    const dir = opts.dataDir ?? './data';
+    mkdirSync(dir, { recursive: true });
+    file = join(dir, 'app.db');
+  }
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('synchronous = NORMAL');
+  const kysely = new Kysely<Database>({
+    dialect: new SqliteDialect({ database }),
+    plugins: [new SqliteBooleanPlugin()],
+  });
+  return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
+}

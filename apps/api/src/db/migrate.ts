@@ -1,0 +1,24 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { DialectKind } from './dialect.js';
+import { domainMigration } from './migrations/0001_domain.js';
+import type { Database } from './schema.js';
+
+/** Migrations in order; each is written once and runs on SQLite and PostgreSQL. */
+function migrations(kind: DialectKind): Record<string, Migration> {
+  return { '0001_domain': domainMigration(kind) as Migration };
+}
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly kind: DialectKind) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations(this.kind);
+  }
+}
+
+/** Brings the schema up to date; a second run changes nothing. Returns the names it applied. */
+export async function migrateToLatest(db: Kysely<Database>, kind: DialectKind): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(kind) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,266 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Row types of the domain model (DESIGN.md §5). Times are ISO-8601 UTC strings on both databases
+ * (the pg driver is told to return them so); booleans are real booleans (see booleans.ts).
+ */
+type Id = Generated<number>;
+type Stamp = Generated<string>;
+type Time = string;
+
+export interface RolesTable {
+  id: Id;
+  code: string;
+  name: string;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface UsersTable {
+  id: Id;
+  first_name: string;
+  last_name: string;
+  email: string;
+  password_hash: string;
+  position: string | null;
+  department_id: number | null;
+  role_id: number;
+  photo_path: string | null;
+  last_activity_at: Time | null;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface SessionsTable {
+  id: Id;
+  token_hash: string;
+  user_id: number;
+  remember: boolean;
+  expires_at: Time;
+  last_seen_at: Time;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface PasswordPinsTable {
+  id: Id;
+  user_id: number;
+  pin_hash: string;
+  expires_at: Time;
+  failed_attempts: Generated<number>;
+  used_at: Time | null;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  window_started_at: Time;
+}
+export interface DepartmentsTable {
+  id: Id;
+  name: string;
+  sort_order: number | null;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface DepartmentCoursesTable {
+  department_id: number;
+  course_id: number;
+  assigned_at: Time;
+}
+export interface StudyGroupsTable {
+  id: Id;
+  name: string;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface GroupUsersTable {
+  group_id: number;
+  user_id: number;
+  added_at: Time;
+}
+export interface GroupCoursesTable {
+  group_id: number;
+  course_id: number;
+  assigned_at: Time;
+}
+export interface UserCoursesTable {
+  user_id: number;
+  course_id: number;
+  assigned_at: Time;
+}
+export interface CourseCategoriesTable {
+  id: Id;
+  name: string;
+  sort_order: Generated<number>;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface CoursesTable {
+  id: Id;
+  category_id: number | null;
+  title: string;
+  description: Generated<string>;
+  image_path: string | null;
+  is_published: Generated<boolean>;
+  has_deadline: Generated<boolean>;
+  deadline_type: Generated<'from_enrollment' | 'from_start'>;
+  deadline_value: Generated<number>;
+  deadline_unit: Generated<string>;
+  deadline_warning_days: Generated<number>;
+  has_recurrence: Generated<boolean>;
+  recurrence_value: Generated<number>;
+  recurrence_unit: Generated<string>;
+  accessibility: Generated<'everyone' | 'enrolled_only' | 'nobody'>;
+  sort_order: Generated<number>;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface ModulesTable {
+  id: Id;
+  course_id: number;
+  name: string;
+  sort_order: Generated<number>;
+  is_published: Generated<boolean>;
+  published_at: Time | null;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface LessonsTable {
+  id: Id;
+  module_id: number;
+  name: string;
+  description: Generated<string>;
+  image_path: string | null;
+  is_published: Generated<boolean>;
+  sort_order: Generated<number>;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface LessonContentsTable {
+  id: Id;
+  lesson_id: number;
+  type: string;
+  content: string | null;
+  file_path: string | null;
+  original_filename: string | null;
+  sort_order: Generated<number>;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface TestsTable {
+  id: Id;
+  module_id: number;
+  name: string;
+  is_published: Generated<boolean>;
+  sort_order: Generated<number>;
+  passing_score: Generated<number>;
+  has_timer: Generated<boolean>;
+  timer_seconds: Generated<number>;
+  has_retake_interval: Generated<boolean>;
+  retake_interval_seconds: Generated<number>;
+  has_attempts_limit: Generated<boolean>;
+  max_attempts: Generated<number>;
+  has_question_bank: Generated<boolean>;
+  question_bank_size: Generated<number>;
+  randomize_questions: Generated<boolean>;
+  randomize_answers: Generated<boolean>;
+  show_correct_answers: Generated<boolean>;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface TestQuestionsTable {
+  id: Id;
+  test_id: number;
+  title: Generated<string>;
+  type: Generated<'text' | 'image'>;
+  question_text: string;
+  sort_order: Generated<number>;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface TestAnswersTable {
+  id: Id;
+  question_id: number;
+  answer_text: string;
+  is_correct: Generated<boolean>;
+  image_path: string | null;
+  sort_order: Generated<number>;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface LessonProgressTable {
+  id: Id;
+  user_id: number;
+  lesson_id: number;
+  started_at: Time | null;
+  completed_at: Time | null;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface TestAttemptsTable {
+  id: Id;
+  user_id: number;
+  test_id: number;
+  attempt_number: number;
+  started_at: Time;
+  expires_at: Time | null;
+  finished_at: Time | null;
+  /** Non-null only while the attempt is open; unique per (user, test), so one open attempt at most. */
+  open_marker: number | null;
+  question_order: string;
+  answer_order: string;
+  score: number | null;
+  correct_answers: number | null;
+  is_passed: boolean | null;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface AttemptAnswersTable {
+  id: Id;
+  attempt_id: number;
+  question_id: number;
+  answer_ids: string;
+  answered_at: Time;
+}
+export interface FilesTable {
+  id: Id;
+  path: string;
+  original_filename: string;
+  mime: string;
+  size: number;
+  uploaded_by: number | null;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+
+export interface Database {
+  roles: RolesTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  password_pins: PasswordPinsTable;
+  rate_limits: RateLimitsTable;
+  departments: DepartmentsTable;
+  department_courses: DepartmentCoursesTable;
+  study_groups: StudyGroupsTable;
+  group_users: GroupUsersTable;
+  group_courses: GroupCoursesTable;
+  user_courses: UserCoursesTable;
+  course_categories: CourseCategoriesTable;
+  courses: CoursesTable;
+  modules: ModulesTable;
+  lessons: LessonsTable;
+  lesson_contents: LessonContentsTable;
+  tests: TestsTable;
+  test_questions: TestQuestionsTable;
+  test_answers: TestAnswersTable;
+  lesson_progress: LessonProgressTable;
+  test_attempts: TestAttemptsTable;
+  attempt_answers: AttemptAnswersTable;
+  files: FilesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;

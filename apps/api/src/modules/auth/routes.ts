@@ -1,0 +1,59 @@
+import { checkAuthResponse, errorResponse, loginRequest, loginResponse, successResponse } from '@lms/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.js';
+import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../platform/security.js';
+import { toAuthUser } from './permissions.js';
+import { LOGIN_MESSAGES, REMEMBER_MS, type AuthService } from './service.js';
+
+export const authRoutes =
+  (deps: { auth: AuthService; config: Config; secret: string }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { auth, config, secret } = deps;
+
+    app.get(
+      '/api/check-auth',
+      {
+        config: { access: 'public', name: 'check-auth' },
+        schema: { tags: ['auth'], summary: 'Who is signed in', response: { 200: checkAuthResponse } },
+      },
+      async (request) => toAuthUser((await request.currentSession())?.user ?? null),
+    );
+
+    app.post(
+      '/login',
+      {
+        config: { access: 'public', name: 'login' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign in',
+          body: loginRequest,
+          response: { 200: loginResponse, 422: errorResponse, 429: errorResponse },
+        },
+      },
+      async (request, reply) => {
+        const { token, user, remember } = await auth.signIn({
+          ...request.body,
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? null,
+        });
+        const old = request.cookies[SESSION_COOKIE];
+        if (old) await auth.signOut(old);
+        setSessionCookies(config, secret, request, reply, token, remember, REMEMBER_MS / 1000);
+        return { result: { success: true as const, message: LOGIN_MESSAGES.success }, user: toAuthUser(user) };
+      },
+    );
+
+    app.post(
+      '/api/logout',
+      {
+        config: { access: 'public', name: 'logout' },
+        schema: { tags: ['auth'], summary: 'Sign out', response: { 200: successResponse } },
+      },
+      async (request, reply) => {
+        const token = request.cookies[SESSION_COOKIE];
+        if (token) await auth.signOut(token);
+        clearSessionCookies(config, secret, request, reply);
+        return { result: { success: true as const } };
+      },
+    );
+  };

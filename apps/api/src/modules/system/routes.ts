@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { publicConfigResponse, socialLinks, ziggyResponse, type Ziggy } from '@lms/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.js';
+import type { RegisteredRoute } from '../../platform/security.js';
+
+const DEFAULT_SOCIAL_LINKS = new URL('../../../assets/social.links.json', import.meta.url);
+
+/** Named routes for GET /ziggy, built from the routes the server registered (uri without leading slash). */
+export function namedRoutes(routes: readonly RegisteredRoute[]): Ziggy['routes'] {
+  const out: Ziggy['routes'] = {};
+  for (const r of routes) {
+    if (!r.name) continue;
+    const entry = (out[r.name] ??= { uri: r.url.replace(/^\//, '').replace(/:(\w+)/g, '{$1}'), methods: [] });
+    if (!entry.methods.includes(r.method)) entry.methods.push(r.method);
+  }
+  return out;
+}
+
+export const systemRoutes =
+  (deps: { config: Config; routes: readonly RegisteredRoute[] }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { config } = deps;
+    let ziggy: Ziggy['routes'] | undefined;
+
+    app.get(
+      '/ziggy',
+      {
+        config: { access: 'public', name: 'ziggy' },
+        schema: { tags: ['shell'], summary: 'Named routes', response: { 200: ziggyResponse } },
+      },
+      async (request) => {
+        ziggy ??= namedRoutes(deps.routes);
+        const url = config.publicUrl ?? `${request.protocol}://${request.host}`;
+        const port = request.port ?? null;
+        return { url, port, defaults: {}, routes: ziggy };
+      },
+    );
+
+    app.get(
+      '/api/config',
+      {
+        config: { access: 'public', name: 'config' },
+        schema: { tags: ['shell'], summary: 'Company name and login domain', response: { 200: publicConfigResponse } },
+      },
+      async () => ({ company_name: config.companyName, login_domain: config.loginDomain }),
+    );
+
+    app.get(
+      '/storage/json/social.links.json',
+      {
+        config: { access: 'public', name: 'social-links' },
+        schema: { tags: ['shell'], summary: 'Footer social links', response: { 200: socialLinks } },
+      },
+      async () => {
+        const custom = join(config.dataDir, 'storage', 'json', 'social.links.json');
+        const file = existsSync(custom) ? custom : DEFAULT_SOCIAL_LINKS;
+        return socialLinks.parse(JSON.parse(await readFile(file, 'utf8')));
+      },
+    );
+  };

@@ -1,0 +1,42 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { HttpError, MESSAGES } from './errors.js';
+
+const body = (message: string, errors?: Record<string, string[]>) => ({
+  result: { success: false as const, message },
+  ...(errors ? { errors } : {}),
+});
+
+/** Messages for the framework's own 4xx errors, which would otherwise be English. */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: MESSAGES.badJson,
+  FST_ERR_CTP_EMPTY_JSON_BODY: MESSAGES.badJson,
+  FST_ERR_CTP_BODY_TOO_LARGE: MESSAGES.tooLarge,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Неподдерживаемый тип содержимого',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: MESSAGES.badJson,
+};
+
+/** One error shape for the whole API: `{ result: { success: false, message } }` (+ `errors` on 422). */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).send(body(error.message, error.errors));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: Record<string, string[]> = {};
+      for (const v of error.validation) {
+        const field = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
+        (errors[field] ??= []).push(v.message ?? MESSAGES.validation);
+      }
+      const first = Object.values(errors)[0]?.[0] ?? MESSAGES.validation;
+      return reply.code(422).send(body(first, errors));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send(body(FRAMEWORK_MESSAGES[error.code] ?? MESSAGES.validation));
+    }
+    if (status === 503) return reply.code(503).send(body(MESSAGES.shuttingDown));
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(body(MESSAGES.internal));
+  });
+}

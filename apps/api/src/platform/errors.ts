@@ -1,0 +1,31 @@
+/** An error with an HTTP status and a Russian message for the client (DESIGN.md §4). */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors?: Record<string, string[]>,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const MESSAGES = {
+  unauthenticated: 'Требуется авторизация',
+  forbidden: 'Доступ запрещен',
+  notFound: 'Не найдено',
+  badJson: 'Некорректный формат запроса',
+  tooLarge: 'Слишком большой запрос',
+  validation: 'Проверьте правильность заполнения полей',
+  internal: 'Внутренняя ошибка сервера. Попробуйте позже.',
+  csrf: 'Сессия устарела. Обновите страницу и повторите действие.',
+  crossSite: 'Запрос с другого сайта отклонён',
+  shuttingDown: 'Сервер перезапускается. Повторите запрос через несколько секунд.',
+} as const;
+
+export const unauthorized = () => new HttpError(401, MESSAGES.unauthenticated);
+export const forbidden = (message: string = MESSAGES.forbidden) => new HttpError(403, message);
+export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
+export const unprocessable = (message: string, errors?: Record<string, string[]>) =>
+  new HttpError(422, message, errors ?? {});
+export const tooManyRequests = (message: string) => new HttpError(429, message);

@@ -1,0 +1,32 @@
+import { createTheme, type MantineColorsTuple } from '@mantine/core';
+
+/** The one brand colour: a calm corporate blue. */
+const brand: MantineColorsTuple = [
+  '#e9f1ff',
+  '#d3e0fb',
+  '#a5bff2',
+  '#749ceb',
+  '#4b7ee4',
+  '#316be1',
+  '#2261e0',
+  '#1451c7',
+  '#0848b3',
+  '#003d9f',
+];
+
+const fontFamily =
+  "Inter, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+
+export const theme = createTheme({
+  primaryColor: 'brand',
+  primaryShade: 7,
+  colors: { brand },
+  fontFamily,
+  headings: { fontFamily, fontWeight: '700' },
+  defaultRadius: 'md',
+  cursorType: 'pointer',
+  components: {
+    Button: { defaultProps: { radius: 'md' } },
+    Paper: { defaultProps: { radius: 'lg' } },
+  },
+});

@@ -1,0 +1,145 @@
+import {
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { loginSuffix, usePublicConfig } from '../../shared/config';
+import { ContentLoader } from '../../shared/FullPageLoader';
+import { LogoMark } from '../../shared/Logo';
+import { toastError, toastSuccess } from '../../shared/toast';
+import {
+  buildLogin,
+  credentialProblems,
+  TEXT_FILL_IN,
+  TEXT_SIGNED_IN,
+  type CredentialProblems,
+} from './login';
+import { loginErrorText } from './loginErrors';
+import { useLogin } from './session';
+
+const NO_PROBLEMS: CredentialProblems = { mailbox: false, password: false };
+
+/** Sign-in screen (/login), spec 01 §2.4 and §5. */
+export default function LoginPage() {
+  const navigate = useNavigate();
+  const config = usePublicConfig();
+  const login = useLogin();
+  const [mailbox, setMailbox] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(true);
+  const [passwordVisible, setPasswordVisible] = useState(false);
+  const [problems, setProblems] = useState<CredentialProblems>(NO_PROBLEMS);
+
+  const companyName = config.data?.company_name.trim() || 'Корпоративное обучение';
+  const suffix = loginSuffix(config.data);
+  useDocumentTitle(`Вход · ${companyName}`);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (login.isPending) return;
+    const found = credentialProblems(mailbox, password, suffix);
+    if (found) {
+      setProblems(found);
+      toastError(TEXT_FILL_IN);
+      return;
+    }
+    setProblems(NO_PROBLEMS);
+    login.mutate(
+      { login: buildLogin(mailbox, suffix), password, remember },
+      {
+        onSuccess: () => {
+          toastSuccess(TEXT_SIGNED_IN);
+          void navigate('/', { replace: true });
+        },
+        onError: (error) => toastError(loginErrorText(error)),
+      },
+    );
+  };
+
+  return (
+    <Paper withBorder shadow="sm" radius="lg" p={{ base: 'lg', xs: 40 }} w="100%" maw={440}>
+      <Stack gap="xs" align="center" mb="xl">
+        <LogoMark size={56} />
+        <Title order={1} fz={24} ta="center" mt="xs">
+          {companyName}
+        </Title>
+        <Text c="dimmed" size="sm" ta="center">
+          Войдите с помощью рабочей почты
+        </Text>
+      </Stack>
+
+      {config.isPending ? (
+        <ContentLoader />
+      ) : (
+        <form onSubmit={onSubmit} noValidate aria-label="Вход в систему">
+          <Stack gap="md">
+            <TextInput
+              label="Почта"
+              placeholder="ivanov"
+              name="login"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              autoFocus
+              value={mailbox}
+              onChange={(event) => {
+                setMailbox(event.currentTarget.value);
+                if (problems.mailbox) setProblems((p) => ({ ...p, mailbox: false }));
+              }}
+              error={problems.mailbox}
+              rightSection={
+                suffix ? (
+                  <Text size="sm" c="dimmed" data-testid="login-suffix" style={{ whiteSpace: 'nowrap' }}>
+                    {suffix}
+                  </Text>
+                ) : undefined
+              }
+              rightSectionWidth={suffix ? `calc(${suffix.length}ch + 16px)` : undefined}
+              rightSectionPointerEvents="none"
+              styles={suffix ? { section: { justifyContent: 'flex-end', paddingRight: 12 } } : undefined}
+            />
+            <PasswordInput
+              label="Пароль"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => {
+                setPassword(event.currentTarget.value);
+                if (problems.password) setProblems((p) => ({ ...p, password: false }));
+              }}
+              error={problems.password}
+              visible={passwordVisible}
+              onVisibilityChange={setPasswordVisible}
+              visibilityToggleButtonProps={{
+                'aria-label': passwordVisible ? 'Скрыть пароль' : 'Показать пароль',
+              }}
+            />
+            <Group justify="space-between" gap="sm">
+              <Checkbox
+                label="Запомнить меня"
+                checked={remember}
+                onChange={(event) => setRemember(event.currentTarget.checked)}
+              />
+              <Anchor component={Link} to="/recovery" size="sm">
+                Забыли пароль?
+              </Anchor>
+            </Group>
+            <Button type="submit" fullWidth size="md" mt="xs" loading={login.isPending}>
+              Авторизоваться
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,69 @@
+import { ActionIcon, Anchor, Box, Group, Stack, Text } from '@mantine/core';
+import { Logo } from '../../shared/Logo';
+import { useSocialLinks } from './queries';
+import { isSafeLink, socialIcon } from './socialIcons';
+
+interface FooterProps {
+  companyName: string | undefined;
+}
+
+/** Footer (spec 01 §2.3): logo, two placeholder links, copyright, social links in a new tab. */
+export function Footer({ companyName }: FooterProps) {
+  const socialLinks = useSocialLinks().filter((link) => isSafeLink(link.link));
+  const year = new Date().getFullYear();
+  const name = companyName ?? '';
+
+  return (
+    <Box
+      component="footer"
+      bg="white"
+      px={{ base: 'md', sm: 'xl' }}
+      py="lg"
+      style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
+    >
+      <Stack maw={1280} mx="auto" gap="md">
+        <Group justify="space-between" align="center" gap="md">
+          <Logo name={name} size={28} />
+          {socialLinks.length > 0 ? (
+            <Group gap={6} component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Мы в социальных сетях">
+              {socialLinks.map((link) => {
+                const Icon = socialIcon(link.icon);
+                return (
+                  <li key={String(link.id)}>
+                    <ActionIcon
+                      component="a"
+                      href={link.link}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      aria-label={link.name}
+                      title={link.name}
+                      variant="subtle"
+                      color="gray"
+                      size="lg"
+                      radius="xl"
+                    >
+                      <Icon size={20} stroke={1.6} aria-hidden="true" />
+                    </ActionIcon>
+                  </li>
+                );
+              })}
+            </Group>
+          ) : null}
+        </Group>
+        <Group justify="space-between" gap="xs" align="center">
+          <Text size="sm" c="dimmed">
+            {`© ${year} ${name}`.trim()}
+          </Text>
+          <Group gap="lg" component="nav" aria-label="Документы">
+            <Anchor href="#" size="sm" c="dimmed">
+              Политика конфиденциальности
+            </Anchor>
+            <Anchor href="#" size="sm" c="dimmed">
+              Лицензионное соглашение
+            </Anchor>
+          </Group>
+        </Group>
+      </Stack>
+    </Box>
+  );
+}
