@@ -22,7 +22,7 @@ import { menuRoutes } from './modules/menu/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
 import type { Clock } from './platform/clock.js';
 import { installErrorHandler } from './platform/errorHandler.js';
-import { MESSAGES } from './platform/errors.js';
+import { HttpError, MESSAGES } from './platform/errors.js';
 import { RateLimiter } from './platform/rateLimit.js';
 import { installSecurity, type RegisteredRoute } from './platform/security.js';
 
@@ -62,6 +62,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+
+  // While closing, in-flight requests finish and new ones get 503 (SIGTERM in server.ts).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) {
+      reply.header('connection', 'close');
+      throw new HttpError(503, MESSAGES.shuttingDown);
+    }
+  });
+  // Keep-alive sockets of finished requests would hold close() open until they time out.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {

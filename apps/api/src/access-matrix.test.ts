@@ -1,0 +1,92 @@
+import type { RoleCode } from '@lms/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Access } from './platform/access.js';
+import { Client, clientAs, createTestApp, dialectName, type TestContext } from './test/harness.js';
+
+type Who = 'anonymous' | RoleCode;
+const WHO: Who[] = ['anonymous', 'learner', 'manager', 'author', 'admin'];
+
+interface Rule {
+  access: Access;
+  /** Status for a caller the rule admits (the request below is sent as is). */
+  ok: number;
+  /** Concrete path when the route has parameters or wildcards. */
+  path?: string;
+  body?: Record<string, unknown>;
+}
+
+/**
+ * The declared access of every route the server registers. A new route must be added here,
+ * otherwise this suite fails: that is the point.
+ */
+const RULES: Record<string, Rule> = {
+  'GET /api/check-auth': { access: 'public', ok: 200 },
+  'POST /login': { access: 'public', ok: 422, body: { login: 'nobody@example.com', password: 'wrong-one' } },
+  'POST /api/logout': { access: 'public', ok: 200 },
+  'GET /api/menu': { access: 'authenticated', ok: 200 },
+  'GET /ziggy': { access: 'public', ok: 200 },
+  'GET /api/config': { access: 'public', ok: 200 },
+  'GET /storage/json/social.links.json': { access: 'public', ok: 200 },
+  'GET /docs': { access: 'public', ok: 200 },
+  'GET /docs/': { access: 'public', ok: 200 },
+  'GET /docs/json': { access: 'public', ok: 200 },
+  'GET /docs/yaml': { access: 'public', ok: 200 },
+  'GET /docs/static/*': { access: 'public', ok: 200, path: '/docs/static/swagger-ui.css' },
+  'GET /docs/static/index.html': { access: 'public', ok: 302 },
+  'GET /docs/static/swagger-initializer.js': { access: 'public', ok: 200 },
+};
+
+function expected(rule: Rule, who: Who): number {
+  if (rule.access === 'public') return rule.ok;
+  if (who === 'anonymous') return 401;
+  if (rule.access === 'authenticated') return rule.ok;
+  return rule.access.includes(who) ? rule.ok : 403;
+}
+
+describe(`access matrix (${dialectName})`, () => {
+  let ctx: TestContext;
+  const clients = new Map<Who, Client>();
+
+  beforeAll(async () => {
+    ctx = await createTestApp();
+    clients.set('anonymous', new Client(ctx.app));
+    for (const role of ['learner', 'manager', 'author', 'admin'] as const) {
+      clients.set(role, (await clientAs(ctx, role)).client);
+    }
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it('every registered route has a rule here that matches the one it declares', () => {
+    const routes = ctx.app.registeredRoutes.filter((r) => r.method !== 'HEAD');
+    const missing = routes.map((r) => `${r.method} ${r.url}`).filter((k) => !RULES[k]);
+    expect(missing).toEqual([]);
+    for (const r of routes) {
+      expect([`${r.method} ${r.url}`, r.access]).toEqual([`${r.method} ${r.url}`, RULES[`${r.method} ${r.url}`]?.access]);
+    }
+  });
+
+  it('every route answers each role as its rule says', async () => {
+    const failures: string[] = [];
+    const routes = ctx.app.registeredRoutes.filter((r) => r.method !== 'HEAD');
+    for (const route of routes) {
+      const rule = RULES[`${route.method} ${route.url}`];
+      if (!rule) continue;
+      // Sign-out would end the shared sessions; it is checked last, per role.
+      if (route.url === '/api/logout') continue;
+      for (const who of WHO) {
+        const client = clients.get(who);
+        if (!client) throw new Error(who);
+        const res = await client.request(route.method as 'GET', rule.path ?? route.url, rule.body);
+        const want = expected(rule, who);
+        if (res.statusCode !== want) failures.push(`${route.method} ${route.url} as ${who}: ${res.statusCode}, expected ${want}`);
+      }
+    }
+    for (const who of WHO) {
+      const res = await clients.get(who)?.post('/api/logout');
+      if (res?.statusCode !== 200) failures.push(`POST /api/logout as ${who}: ${res?.statusCode}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});

@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createTestDb, dialectName } from '../test/harness.js';
+import { connect } from './connect.js';
+import { migrateToLatest } from './migrate.js';
+
+const TABLES = [
+  'roles', 'users', 'sessions', 'password_pins', 'rate_limits', 'departments', 'department_courses',
+  'study_groups', 'group_users', 'group_courses', 'user_courses', 'course_categories', 'courses', 'modules',
+  'lessons', 'lesson_contents', 'tests', 'test_questions', 'test_answers', 'lesson_progress', 'test_attempts',
+  'attempt_answers', 'files',
+];
+
+describe(`migrations (${dialectName})`, () => {
+  it('create the whole domain model once; a second run changes nothing', async () => {
+    const { db, drop } = await createTestDb();
+    try {
+      expect(await migrateToLatest(db.kysely, db.kind)).toEqual(['0001_domain']);
+      expect(await migrateToLatest(db.kysely, db.kind)).toEqual([]);
+      const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
+      expect(tables).toEqual(expect.arrayContaining(TABLES));
+      const roles = await db.kysely.selectFrom('roles').select(['code', 'name']).orderBy('id').execute();
+      expect(roles).toEqual([
+        { code: 'admin', name: 'Администратор' },
+        { code: 'author', name: 'Автор курсов' },
+        { code: 'manager', name: 'Руководитель' },
+        { code: 'learner', name: 'Ученик' },
+      ]);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('enforces foreign keys, unique e-mails and one open attempt per user and test', async () => {
+    const { db, drop } = await createTestDb();
+    try {
+      await migrateToLatest(db.kysely, db.kind);
+      const k = db.kysely;
+      await expect(
+        k.insertInto('users').values({ first_name: 'a', last_name: 'b', email: 'x@y.z', password_hash: 'h', role_id: 999 }).execute(),
+      ).rejects.toThrow();
+      await k.insertInto('users').values({ first_name: 'a', last_name: 'b', email: 'x@y.z', password_hash: 'h', role_id: 1 }).execute();
+      await expect(
+        k.insertInto('users').values({ first_name: 'a', last_name: 'b', email: 'X@Y.Z', password_hash: 'h', role_id: 1 }).execute(),
+      ).rejects.toThrow();
+      const course = await k.insertInto('courses').values({ title: 'К' }).returning('id').executeTakeFirstOrThrow();
+      const mod = await k.insertInto('modules').values({ course_id: course.id, name: 'М' }).returning('id').executeTakeFirstOrThrow();
+      const test = await k.insertInto('tests').values({ module_id: mod.id, name: 'Т' }).returning('id').executeTakeFirstOrThrow();
+      const attempt = (n: number, open: number | null) => ({
+        user_id: 1, test_id: test.id, attempt_number: n, started_at: '2026-01-01T00:00:00.000Z',
+        open_marker: open, question_order: '[]', answer_order: '{}',
+      });
+      await k.insertInto('test_attempts').values(attempt(1, null)).execute();
+      await k.insertInto('test_attempts').values(attempt(2, null)).execute();
+      await k.insertInto('test_attempts').values(attempt(3, 1)).execute();
+      await expect(k.insertInto('test_attempts').values(attempt(4, 1)).execute()).rejects.toThrow();
+      await expect(k.insertInto('test_attempts').values(attempt(3, null)).execute()).rejects.toThrow();
+      const t = await k.selectFrom('tests').select(['is_published', 'has_timer']).executeTakeFirstOrThrow();
+      expect(t).toEqual({ is_published: false, has_timer: false });
+      const c = await k.selectFrom('courses').select('created_at').executeTakeFirstOrThrow();
+      expect(c.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    } finally {
+      await drop();
+    }
+  });
+});
+
+describe('SQLite file database', () => {
+  it('uses WAL, foreign keys and a busy timeout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lms-db-'));
+    const db = connect({ dataDir: dir });
+    try {
+      await migrateToLatest(db.kysely, db.kind);
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db.kysely);
+      expect(mode.rows[0]?.journal_mode).toBe('wal');
+      const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db.kysely);
+      expect(fk.rows[0]?.foreign_keys).toBe(1);
+      const busy = await sql<{ timeout: number }>`pragma busy_timeout`.execute(db.kysely);
+      expect(busy.rows[0]?.timeout).toBe(5000);
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,68 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, createTestApp, dialectName, type TestContext } from '../../test/harness.js';
+
+describe(`shell calls (${dialectName})`, () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp();
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it('GET /ziggy lists the named routes the server registered', async () => {
+    const res = await new Client(ctx.app).get('/ziggy');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ url: 'http://localhost:80', defaults: {} });
+    expect(body.routes.login).toEqual({ uri: 'login', methods: ['POST'] });
+    expect(body.routes.logout).toEqual({ uri: 'api/logout', methods: ['POST'] });
+    expect(body.routes.menu).toEqual({ uri: 'api/menu', methods: ['GET', 'HEAD'] });
+    expect(body.routes['check-auth'].uri).toBe('api/check-auth');
+  });
+
+  it('GET /api/config gives the company name and login domain', async () => {
+    const res = await new Client(ctx.app).get('/api/config');
+    expect(res.json()).toEqual({ company_name: 'Тестовая компания', login_domain: 'example.com' });
+  });
+
+  it('social links: the shipped default, replaceable in DATA_DIR', async () => {
+    const client = new Client(ctx.app);
+    const shipped = (await client.get('/storage/json/social.links.json')).json();
+    expect(shipped.length).toBeGreaterThan(0);
+    expect(shipped[0]).toEqual(expect.objectContaining({ id: 1, name: 'Telegram', icon: 'telegram' }));
+    const dir = join(ctx.config.dataDir, 'storage', 'json');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'social.links.json'), JSON.stringify([{ id: 7, name: 'Сайт', link: 'https://example.com', icon: 'web' }]));
+    expect((await client.get('/storage/json/social.links.json')).json()).toEqual([
+      { id: 7, name: 'Сайт', link: 'https://example.com', icon: 'web' },
+    ]);
+  });
+
+  it('unknown API paths are a JSON 404', async () => {
+    const res = await new Client(ctx.app).get('/api/nothing-here');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ result: { success: false, message: 'Не найдено' } });
+  });
+
+  it('OpenAPI is generated from the schemas', async () => {
+    const res = await new Client(ctx.app).get('/docs/json');
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.paths['/login'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('remember');
+  });
+});
+
+describe('OpenAPI in production', () => {
+  it('is for admins only', async () => {
+    const ctx = await createTestApp({ NODE_ENV: 'production' });
+    try {
+      expect((await new Client(ctx.app).get('/docs/json')).statusCode).toBe(401);
+    } finally {
+      await ctx.close();
+    }
+  });
+});

@@ -1,0 +1,155 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RoleCode } from '@lms/contract';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp, type App } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import { connect, type Db } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { ManualClock } from '../platform/clock.js';
+import { hashPassword } from '../platform/passwords.js';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+export const dialectName = TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+export interface TestContext {
+  app: App;
+  db: Db;
+  clock: ManualClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A fresh database: SQLite in memory, or a new schema on TEST_DATABASE_URL that is dropped afterwards. */
+export async function createTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
+  if (!TEST_DATABASE_URL) {
+    const db = connect({ sqliteFile: ':memory:' });
+    return { db, drop: () => db.close() };
+  }
+  const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const db = connect({ databaseUrl: TEST_DATABASE_URL, pgSchema: schema });
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: { logger?: Parameters<typeof buildApp>[0]['logger']; beforeReady?: (app: App) => void } = {},
+): Promise<TestContext> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lms-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    COMPANY_NAME: 'Тестовая компания',
+    LOGIN_DOMAIN: 'example.com',
+    WEB_DIST: join(dataDir, 'no-web'),
+    ...env,
+  });
+  const { db, drop } = await createTestDb();
+  await migrateToLatest(db.kysely, db.kind);
+  const clock = new ManualClock();
+  const app = await buildApp({ config, db, clock, secret: 'test-secret-0123456789-0123456789', logger: opts.logger });
+  opts.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    db,
+    clock,
+    config,
+    close: async () => {
+      await app.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const DEFAULT_PASSWORD = 'Secret-pass-1';
+
+export async function createUser(
+  db: Db,
+  input: { role: RoleCode; email?: string; password?: string; first_name?: string; last_name?: string; department_id?: number | null },
+) {
+  const role = await db.kysely.selectFrom('roles').select('id').where('code', '=', input.role).executeTakeFirstOrThrow();
+  const email = (input.email ?? `${input.role}-${Math.random().toString(36).slice(2, 8)}@example.com`).toLowerCase();
+  const row = await db.kysely
+    .insertInto('users')
+    .values({
+      first_name: input.first_name ?? 'Иван',
+      last_name: input.last_name ?? 'Петров',
+      email,
+      password_hash: await hashPassword(input.password ?? DEFAULT_PASSWORD),
+      role_id: role.id,
+      department_id: input.department_id ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, email, password: input.password ?? DEFAULT_PASSWORD };
+}
+
+type Body = InjectOptions['payload'];
+
+/** A browser-like client over app.inject: keeps cookies and echoes the CSRF token as axios does. */
+export class Client {
+  readonly cookies = new Map<string, string>();
+  constructor(private readonly app: App) {}
+
+  private absorb(res: LightMyRequestResponse): void {
+    for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now() && c.value === '');
+      if (expired || c.value === '') this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+  }
+
+  async request(method: InjectOptions['method'], url: string, payload?: Body, headers: Record<string, string> = {}) {
+    const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(String(method));
+    if (unsafe && !this.cookies.has('XSRF-TOKEN')) await this.request('GET', '/api/check-auth');
+    const res = await this.app.inject({
+      method,
+      url,
+      payload,
+      cookies: Object.fromEntries(this.cookies),
+      headers: {
+        'x-requested-with': 'XMLHttpRequest',
+        ...(unsafe ? { 'x-xsrf-token': this.cookies.get('XSRF-TOKEN') ?? '' } : {}),
+        ...headers,
+      },
+    });
+    this.absorb(res);
+    return res;
+  }
+
+  get = (url: string, headers?: Record<string, string>) => this.request('GET', url, undefined, headers);
+  post = (url: string, body?: Body, headers?: Record<string, string>) => this.request('POST', url, body ?? {}, headers);
+  put = (url: string, body?: Body, headers?: Record<string, string>) => this.request('PUT', url, body ?? {}, headers);
+  delete = (url: string, headers?: Record<string, string>) => this.request('DELETE', url, undefined, headers);
+
+  async signIn(email: string, password = DEFAULT_PASSWORD, remember = false) {
+    const res = await this.post('/login', { login: email, password, remember });
+    if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+    return res;
+  }
+}
+
+/** A signed-in client of a new user with the given role. */
+export async function clientAs(ctx: TestContext, role: RoleCode, extra: Parameters<typeof createUser>[1] extends infer T ? Partial<T> : never = {}) {
+  const user = await createUser(ctx.db, { role, ...extra });
+  const client = new Client(ctx.app);
+  await client.signIn(user.email, user.password);
+  return { client, user };
+}
