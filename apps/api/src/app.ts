@@ -19,10 +19,14 @@ import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
 import { menuRoutes } from './modules/menu/routes.js';
+import { RecoveryRepository } from './modules/recovery/repository.js';
+import { recoveryRoutes } from './modules/recovery/routes.js';
+import { RecoveryService } from './modules/recovery/service.js';
 import { systemRoutes } from './modules/system/routes.js';
 import type { Clock } from './platform/clock.js';
 import { installErrorHandler } from './platform/errorHandler.js';
 import { HttpError, MESSAGES } from './platform/errors.js';
+import { BackgroundMailer, createTransportDeliver, type Mailer } from './platform/mail/mailer.js';
 import { RateLimiter } from './platform/rateLimit.js';
 import { installSecurity, type RegisteredRoute } from './platform/security.js';
 
@@ -35,6 +39,8 @@ export interface AppDeps {
   /** Key for CSRF tokens (see platform/secret.ts). */
   secret: string;
   logger?: FastifyServerOptions['logger'];
+  /** Defaults to SMTP or .eml files per config; tests pass a capturing one. */
+  mailer?: Mailer;
 }
 
 export type App = FastifyInstance & { registeredRoutes: readonly RegisteredRoute[] };
@@ -100,10 +106,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     crossOriginEmbedderPolicy: false,
   });
 
+  const mailer = deps.mailer ?? new BackgroundMailer(createTransportDeliver(config), app.log);
+  app.addHook('onClose', () => mailer.idle());
+  const mailContext = { companyName: config.companyName, publicUrl: config.publicUrl };
+
   const registeredRoutes: RegisteredRoute[] = [];
-  const repos = { auth: new AuthRepository(db.kysely) };
   const limiter = new RateLimiter(db.kysely);
-  const auth = new AuthService(repos.auth, limiter, clock);
+  const auth = new AuthService(new AuthRepository(db.kysely), limiter, clock);
+  const recovery = new RecoveryService(
+    new RecoveryRepository(db.kysely),
+    limiter,
+    mailer,
+    clock,
+    secret,
+    mailContext,
+  );
   installSecurity(app, { config, secret, auth, routes: registeredRoutes });
 
   await app.register(fastifySwagger, {
@@ -117,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(authRoutes({ auth, config, secret }));
   await app.register(menuRoutes);
+  await app.register(recoveryRoutes(recovery));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
 
   const indexHtml = existsSync(join(config.webDist, 'index.html'));

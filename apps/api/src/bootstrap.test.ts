@@ -10,7 +10,7 @@ describe(`first administrator (${dialectName})`, () => {
   const withDb = async (fn: (db: Awaited<ReturnType<typeof createTestDb>>['db']) => Promise<void>) => {
     const { db, drop } = await createTestDb();
     try {
-      await migrateToLatest(db.kysely, db.kind);
+      await migrateToLatest(db.kysely, db.kind, db.schema);
       await fn(db);
     } finally {
       await drop();

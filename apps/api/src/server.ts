@@ -10,7 +10,7 @@ import { loadAppSecret } from './platform/secret.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(db.kysely, db.kind);
+  await migrateToLatest(db.kysely, db.kind, db.schema);
   const admin = await ensureFirstAdmin(db.kysely, config, systemClock);
   const secret = loadAppSecret(config.appSecret, config.dataDir);
   const logger =

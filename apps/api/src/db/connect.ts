@@ -10,6 +10,8 @@ import type { Database } from './schema.js';
 export interface Db {
   kysely: Kysely<Database>;
   kind: DialectKind;
+  /** PostgreSQL schema when not the default one (tests). */
+  schema?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -46,7 +48,7 @@ export function connect(opts: ConnectOptions): Db {
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, kind: 'postgres', close: () => kysely.destroy() };
+    return { kysely, kind: 'postgres', schema: opts.pgSchema, close: () => kysely.destroy() };
   }
   if (opts.databaseUrl) throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
   let file = opts.sqliteFile;

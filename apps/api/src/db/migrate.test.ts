@@ -18,8 +18,8 @@ describe(`migrations (${dialectName})`, () => {
   it('create the whole domain model once; a second run changes nothing', async () => {
     const { db, drop } = await createTestDb();
     try {
-      expect(await migrateToLatest(db.kysely, db.kind)).toEqual(['0001_domain']);
-      expect(await migrateToLatest(db.kysely, db.kind)).toEqual([]);
+      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual(['0001_domain']);
+      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
       expect(tables).toEqual(expect.arrayContaining(TABLES));
       const roles = await db.kysely.selectFrom('roles').select(['code', 'name']).orderBy('id').execute();
@@ -37,12 +37,16 @@ describe(`migrations (${dialectName})`, () => {
   it('enforces foreign keys, unique e-mails and one open attempt per user and test', async () => {
     const { db, drop } = await createTestDb();
     try {
-      await migrateToLatest(db.kysely, db.kind);
+      await migrateToLatest(db.kysely, db.kind, db.schema);
       const k = db.kysely;
       await expect(
         k.insertInto('users').values({ first_name: 'a', last_name: 'b', email: 'x@y.z', password_hash: 'h', role_id: 999 }).execute(),
       ).rejects.toThrow();
-      await k.insertInto('users').values({ first_name: 'a', last_name: 'b', email: 'x@y.z', password_hash: 'h', role_id: 1 }).execute();
+      const user = await k
+        .insertInto('users')
+        .values({ first_name: 'a', last_name: 'b', email: 'x@y.z', password_hash: 'h', role_id: 1 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await expect(
         k.insertInto('users').values({ first_name: 'a', last_name: 'b', email: 'X@Y.Z', password_hash: 'h', role_id: 1 }).execute(),
       ).rejects.toThrow();
@@ -50,7 +54,7 @@ describe(`migrations (${dialectName})`, () => {
       const mod = await k.insertInto('modules').values({ course_id: course.id, name: 'М' }).returning('id').executeTakeFirstOrThrow();
       const test = await k.insertInto('tests').values({ module_id: mod.id, name: 'Т' }).returning('id').executeTakeFirstOrThrow();
       const attempt = (n: number, open: number | null) => ({
-        user_id: 1, test_id: test.id, attempt_number: n, started_at: '2026-01-01T00:00:00.000Z',
+        user_id: user.id, test_id: test.id, attempt_number: n, started_at: '2026-01-01T00:00:00.000Z',
         open_marker: open, question_order: '[]', answer_order: '{}',
       });
       await k.insertInto('test_attempts').values(attempt(1, null)).execute();
@@ -73,7 +77,7 @@ describe('SQLite file database', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lms-db-'));
     const db = connect({ dataDir: dir });
     try {
-      await migrateToLatest(db.kysely, db.kind);
+      await migrateToLatest(db.kysely, db.kind, db.schema);
       const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db.kysely);
       expect(mode.rows[0]?.journal_mode).toBe('wal');
       const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db.kysely);

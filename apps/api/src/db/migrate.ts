@@ -16,8 +16,12 @@ class StaticProvider implements MigrationProvider {
 }
 
 /** Brings the schema up to date; a second run changes nothing. Returns the names it applied. */
-export async function migrateToLatest(db: Kysely<Database>, kind: DialectKind): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticProvider(kind) });
+export async function migrateToLatest(db: Kysely<Database>, kind: DialectKind, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: new StaticProvider(kind),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../config.js';
 import { connect, type Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { ManualClock } from '../platform/clock.js';
+import { CapturingMailer } from '../platform/mail/mailer.js';
 import { hashPassword } from '../platform/passwords.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -19,6 +20,7 @@ export interface TestContext {
   db: Db;
   clock: ManualClock;
   config: Config;
+  mailer: CapturingMailer;
   close(): Promise<void>;
 }
 
@@ -60,9 +62,17 @@ export async function createTestApp(
     ...env,
   });
   const { db, drop } = await createTestDb();
-  await migrateToLatest(db.kysely, db.kind);
+  await migrateToLatest(db.kysely, db.kind, db.schema);
   const clock = new ManualClock();
-  const app = await buildApp({ config, db, clock, secret: 'test-secret-0123456789-0123456789', logger: opts.logger });
+  const mailer = new CapturingMailer();
+  const app = await buildApp({
+    config,
+    db,
+    clock,
+    mailer,
+    secret: 'test-secret-0123456789-0123456789',
+    logger: opts.logger,
+  });
   opts.beforeReady?.(app);
   await app.ready();
   return {
@@ -70,6 +80,7 @@ export async function createTestApp(
     db,
     clock,
     config,
+    mailer,
     close: async () => {
       await app.close();
       await drop();
