@@ -48,7 +48,10 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   };
   const demo = spawnSync(process.execPath, [join(ROOT, 'apps/api/dist/demo/cli.js')], { env, encoding: 'utf8' });
   if (demo.status !== 0) throw new Error(`demo load failed: ${demo.stderr}`);
-  const child = spawn(process.execPath, [join(ROOT, 'apps/api/dist/server.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'apps/api/dist/server.js')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));

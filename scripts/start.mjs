@@ -30,7 +30,13 @@ function run(cmd, args) {
 run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'apps/api']);
 
 const webIndex = join(root, 'apps/web/dist/index.html');
-const webSources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/public', 'packages/contract/src'];
+const webSources = [
+  'apps/web/src',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'apps/web/public',
+  'packages/contract/src',
+];
 const webChanged = Math.max(...webSources.map((p) => newest(join(root, p))));
 if (!existsSync(webIndex) || statSync(webIndex).mtimeMs < webChanged) {
   console.log('Сборка веб-клиента...');

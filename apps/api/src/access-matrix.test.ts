@@ -66,7 +66,10 @@ describe(`access matrix (${dialectName})`, () => {
     const missing = routes.map((r) => `${r.method} ${r.url}`).filter((k) => !RULES[k]);
     expect(missing).toEqual([]);
     for (const r of routes) {
-      expect([`${r.method} ${r.url}`, r.access]).toEqual([`${r.method} ${r.url}`, RULES[`${r.method} ${r.url}`]?.access]);
+      expect([`${r.method} ${r.url}`, r.access]).toEqual([
+        `${r.method} ${r.url}`,
+        RULES[`${r.method} ${r.url}`]?.access,
+      ]);
     }
   });
 
@@ -83,7 +86,8 @@ describe(`access matrix (${dialectName})`, () => {
         if (!client) throw new Error(who);
         const res = await client.request(route.method as 'GET', rule.path ?? route.url, rule.body);
         const want = expected(rule, who);
-        if (res.statusCode !== want) failures.push(`${route.method} ${route.url} as ${who}: ${res.statusCode}, expected ${want}`);
+        if (res.statusCode !== want)
+          failures.push(`${route.method} ${route.url} as ${who}: ${res.statusCode}, expected ${want}`);
       }
     }
     for (const who of WHO) {

@@ -113,14 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const registeredRoutes: RegisteredRoute[] = [];
   const limiter = new RateLimiter(db.kysely);
   const auth = new AuthService(new AuthRepository(db.kysely), limiter, clock);
-  const recovery = new RecoveryService(
-    new RecoveryRepository(db.kysely),
-    limiter,
-    mailer,
-    clock,
-    secret,
-    mailContext,
-  );
+  const recovery = new RecoveryService(new RecoveryRepository(db.kysely), limiter, mailer, clock, secret, mailContext);
   installSecurity(app, { config, secret, auth, routes: registeredRoutes });
 
   await app.register(fastifySwagger, {

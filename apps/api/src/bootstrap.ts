@@ -11,11 +11,7 @@ export interface FirstAdmin {
 }
 
 /** On a start with no users, creates the first administrator (ADMIN_EMAIL/ADMIN_PASSWORD or generated). */
-export async function ensureFirstAdmin(
-  db: Kysely<Database>,
-  config: Config,
-  clock: Clock,
-): Promise<FirstAdmin | null> {
+export async function ensureFirstAdmin(db: Kysely<Database>, config: Config, clock: Clock): Promise<FirstAdmin | null> {
   const any = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (any) return null;
   const email = config.adminEmail ?? `admin@${config.loginDomain}`;

@@ -7,14 +7,17 @@ describe('graceful shutdown', () => {
     const inHandler = new Promise<void>((r) => (entered = r));
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));
-    const ctx = await createTestApp({}, {
-      beforeReady: (app) =>
-        app.get('/__slow', { config: { access: 'public' } }, async () => {
-          entered();
-          await gate;
-          return { done: true };
-        }),
-    });
+    const ctx = await createTestApp(
+      {},
+      {
+        beforeReady: (app) =>
+          app.get('/__slow', { config: { access: 'public' } }, async () => {
+            entered();
+            await gate;
+            return { done: true };
+          }),
+      },
+    );
     await ctx.app.listen({ port: 0, host: '127.0.0.1' });
     const address = ctx.app.server.address();
     if (!address || typeof address === 'string') throw new Error('no address');

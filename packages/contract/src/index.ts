@@ -2,3 +2,4 @@ export * from './common.js';
 export * from './auth.js';
 export * from './shell.js';
 export * from './recovery.js';
+export * from './settings.js';

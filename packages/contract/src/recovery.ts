@@ -12,7 +12,10 @@ export const recoveryRequest = z.object({ email });
 /** POST /api/password/check-pin and /api/password/reset-by-pin */
 export const pinRequest = z.object({
   email,
-  pin_code: z.string().trim().regex(/^\d{6}$/, 'Код должен состоять из 6 цифр'),
+  pin_code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'Код должен состоять из 6 цифр'),
 });
 export type RecoveryRequest = z.infer<typeof recoveryRequest>;
 export type PinRequest = z.infer<typeof pinRequest>;

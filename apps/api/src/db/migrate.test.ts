@@ -8,10 +8,29 @@ import { connect } from './connect.js';
 import { migrateToLatest } from './migrate.js';
 
 const TABLES = [
-  'roles', 'users', 'sessions', 'password_pins', 'rate_limits', 'departments', 'department_courses',
-  'study_groups', 'group_users', 'group_courses', 'user_courses', 'course_categories', 'courses', 'modules',
-  'lessons', 'lesson_contents', 'tests', 'test_questions', 'test_answers', 'lesson_progress', 'test_attempts',
-  'attempt_answers', 'files',
+  'roles',
+  'users',
+  'sessions',
+  'password_pins',
+  'rate_limits',
+  'departments',
+  'department_courses',
+  'study_groups',
+  'group_users',
+  'group_courses',
+  'user_courses',
+  'course_categories',
+  'courses',
+  'modules',
+  'lessons',
+  'lesson_contents',
+  'tests',
+  'test_questions',
+  'test_answers',
+  'lesson_progress',
+  'test_attempts',
+  'attempt_answers',
+  'files',
 ];
 
 describe(`migrations (${dialectName})`, () => {
@@ -40,7 +59,10 @@ describe(`migrations (${dialectName})`, () => {
       await migrateToLatest(db.kysely, db.kind, db.schema);
       const k = db.kysely;
       await expect(
-        k.insertInto('users').values({ first_name: 'a', last_name: 'b', email: 'x@y.z', password_hash: 'h', role_id: 999 }).execute(),
+        k
+          .insertInto('users')
+          .values({ first_name: 'a', last_name: 'b', email: 'x@y.z', password_hash: 'h', role_id: 999 })
+          .execute(),
       ).rejects.toThrow();
       const user = await k
         .insertInto('users')
@@ -48,14 +70,30 @@ describe(`migrations (${dialectName})`, () => {
         .returning('id')
         .executeTakeFirstOrThrow();
       await expect(
-        k.insertInto('users').values({ first_name: 'a', last_name: 'b', email: 'X@Y.Z', password_hash: 'h', role_id: 1 }).execute(),
+        k
+          .insertInto('users')
+          .values({ first_name: 'a', last_name: 'b', email: 'X@Y.Z', password_hash: 'h', role_id: 1 })
+          .execute(),
       ).rejects.toThrow();
       const course = await k.insertInto('courses').values({ title: 'К' }).returning('id').executeTakeFirstOrThrow();
-      const mod = await k.insertInto('modules').values({ course_id: course.id, name: 'М' }).returning('id').executeTakeFirstOrThrow();
-      const test = await k.insertInto('tests').values({ module_id: mod.id, name: 'Т' }).returning('id').executeTakeFirstOrThrow();
+      const mod = await k
+        .insertInto('modules')
+        .values({ course_id: course.id, name: 'М' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const test = await k
+        .insertInto('tests')
+        .values({ module_id: mod.id, name: 'Т' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const attempt = (n: number, open: number | null) => ({
-        user_id: user.id, test_id: test.id, attempt_number: n, started_at: '2026-01-01T00:00:00.000Z',
-        open_marker: open, question_order: '[]', answer_order: '{}',
+        user_id: user.id,
+        test_id: test.id,
+        attempt_number: n,
+        started_at: '2026-01-01T00:00:00.000Z',
+        open_marker: open,
+        question_order: '[]',
+        answer_order: '{}',
       });
       await k.insertInto('test_attempts').values(attempt(1, null)).execute();
       await k.insertInto('test_attempts').values(attempt(2, null)).execute();

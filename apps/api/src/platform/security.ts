@@ -81,7 +81,8 @@ export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void 
     route.config ??= {};
     if (route.config.access === undefined) {
       if (route.url.startsWith('/docs')) route.config.access = docsAccess;
-      else if (route.url === '/*' && route.method === 'GET') route.config.access = 'public';
+      // The built web client (@fastify/static's wildcard): public files.
+      else if (route.url === '/*' && [route.method].flat().includes('GET')) route.config.access = 'public';
       else throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule`);
     }
     for (const method of [route.method].flat()) {

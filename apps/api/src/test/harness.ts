@@ -93,9 +93,20 @@ export const DEFAULT_PASSWORD = 'Secret-pass-1';
 
 export async function createUser(
   db: Db,
-  input: { role: RoleCode; email?: string; password?: string; first_name?: string; last_name?: string; department_id?: number | null },
+  input: {
+    role: RoleCode;
+    email?: string;
+    password?: string;
+    first_name?: string;
+    last_name?: string;
+    department_id?: number | null;
+  },
 ) {
-  const role = await db.kysely.selectFrom('roles').select('id').where('code', '=', input.role).executeTakeFirstOrThrow();
+  const role = await db.kysely
+    .selectFrom('roles')
+    .select('id')
+    .where('code', '=', input.role)
+    .executeTakeFirstOrThrow();
   const email = (input.email ?? `${input.role}-${Math.random().toString(36).slice(2, 8)}@example.com`).toLowerCase();
   const row = await db.kysely
     .insertInto('users')
@@ -158,7 +169,11 @@ export class Client {
 }
 
 /** A signed-in client of a new user with the given role. */
-export async function clientAs(ctx: TestContext, role: RoleCode, extra: Parameters<typeof createUser>[1] extends infer T ? Partial<T> : never = {}) {
+export async function clientAs(
+  ctx: TestContext,
+  role: RoleCode,
+  extra: Parameters<typeof createUser>[1] extends infer T ? Partial<T> : never = {},
+) {
   const user = await createUser(ctx.db, { role, ...extra });
   const client = new Client(ctx.app);
   await client.signIn(user.email, user.password);

@@ -11,8 +11,10 @@ import {
   IconSettingsFilled,
   IconUser,
   IconUserFilled,
+  type IconProps,
   type TablerIcon,
 } from '@tabler/icons-react';
+import { createElement } from 'react';
 
 /**
  * Icon keys of GET /api/menu (`icon` and `icon-active`) mapped to bundled Tabler icons:
@@ -34,4 +36,9 @@ export const menuIcons: Record<string, TablerIcon> = {
 /** The icon of a key; unknown keys get a plain circle (filled when it is an '-active' key). */
 export function menuIcon(key: string): TablerIcon {
   return menuIcons[key] ?? (key.endsWith('-active') ? IconCircleFilled : IconCircle);
+}
+
+/** Renders the icon of a menu key; `data-icon` carries the key (for tests and styling). */
+export function MenuIcon({ iconKey, ...props }: IconProps & { iconKey: string }) {
+  return createElement(menuIcon(iconKey), { ...props, 'data-icon': iconKey } as IconProps);
 }

@@ -18,7 +18,7 @@ export function Providers({ children, queryClient, env = 'default' }: ProvidersP
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
-      <Notifications position="top-right" autoClose={TOAST_DURATION} zIndex={1000} />
+      <Notifications position="top-right" autoClose={TOAST_DURATION} zIndex={250} className="app-notifications" />
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     </MantineProvider>
   );

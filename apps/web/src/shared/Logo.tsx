@@ -32,15 +32,7 @@ export function Logo({ name, size = 36, nameVisibleFrom }: LogoProps) {
     <Group gap="sm" wrap="nowrap">
       <LogoMark size={size} />
       {name ? (
-        <Text
-          component="span"
-          fw={700}
-          fz="lg"
-          c="dark.8"
-          lh={1.2}
-          lineClamp={1}
-          visibleFrom={nameVisibleFrom}
-        >
+        <Text component="span" fw={700} fz="lg" c="dark.8" lh={1.2} lineClamp={1} visibleFrom={nameVisibleFrom}>
           {name}
         </Text>
       ) : null}

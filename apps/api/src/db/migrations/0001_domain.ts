@@ -5,8 +5,7 @@ import { columnTypes, type DialectKind } from '../dialect.js';
 export function domainMigration(kind: DialectKind) {
   const t = columnTypes(kind);
 
-  const base = <N extends string>(b: CreateTableBuilder<N, never>) =>
-    b.addColumn('id', 'integer', t.id);
+  const base = <N extends string>(b: CreateTableBuilder<N, never>) => b.addColumn('id', 'integer', t.id);
   const stamps = <N extends string, C extends string>(b: CreateTableBuilder<N, C>) =>
     b
       .addColumn('created_at', t.time, (c) => c.notNull().defaultTo(t.now()))
@@ -41,7 +40,12 @@ export function domainMigration(kind: DialectKind) {
           .addColumn('photo_path', 'varchar(500)')
           .addColumn('last_activity_at', t.time),
       ).execute();
-      await s.createIndex('users_email_unique').on('users').expression(sql`lower(email)`).unique().execute();
+      await s
+        .createIndex('users_email_unique')
+        .on('users')
+        .expression(sql`lower(email)`)
+        .unique()
+        .execute();
       await s.createIndex('users_department_idx').on('users').column('department_id').execute();
       await s.createIndex('users_role_idx').on('users').column('role_id').execute();
 
@@ -88,9 +92,7 @@ export function domainMigration(kind: DialectKind) {
 
       await stamps(
         base(s.createTable('courses'))
-          .addColumn('category_id', 'integer', (c) =>
-            c.references('course_categories.id').onDelete('cascade'),
-          )
+          .addColumn('category_id', 'integer', (c) => c.references('course_categories.id').onDelete('cascade'))
           .addColumn('title', 'varchar(150)', (c) => c.notNull())
           .addColumn('description', 'varchar(255)', (c) => c.notNull().defaultTo(''))
           .addColumn('image_path', 'varchar(500)')
@@ -194,9 +196,7 @@ export function domainMigration(kind: DialectKind) {
 
       await stamps(
         base(s.createTable('test_answers'))
-          .addColumn('question_id', 'integer', (c) =>
-            c.notNull().references('test_questions.id').onDelete('cascade'),
-          )
+          .addColumn('question_id', 'integer', (c) => c.notNull().references('test_questions.id').onDelete('cascade'))
           .addColumn('answer_text', 'varchar(255)', (c) => c.notNull())
           .addColumn('is_correct', t.bool, (c) => c.notNull().defaultTo(bool(false)))
           .addColumn('image_path', 'varchar(500)')
@@ -255,9 +255,7 @@ export function domainMigration(kind: DialectKind) {
         .createTable('attempt_answers')
         .addColumn('id', 'integer', t.id)
         .addColumn('attempt_id', 'integer', (c) => c.notNull().references('test_attempts.id').onDelete('cascade'))
-        .addColumn('question_id', 'integer', (c) =>
-          c.notNull().references('test_questions.id').onDelete('cascade'),
-        )
+        .addColumn('question_id', 'integer', (c) => c.notNull().references('test_questions.id').onDelete('cascade'))
         .addColumn('answer_ids', 'text', (c) => c.notNull())
         .addColumn('answered_at', t.time, (c) => c.notNull())
         .execute();

@@ -1,7 +1,14 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DAY, HOUR, MINUTE } from '../../platform/clock.js';
-import { Client, createTestApp, createUser, DEFAULT_PASSWORD, dialectName, type TestContext } from '../../test/harness.js';
+import {
+  Client,
+  createTestApp,
+  createUser,
+  DEFAULT_PASSWORD,
+  dialectName,
+  type TestContext,
+} from '../../test/harness.js';
 
 describe(`sign-in and sessions (${dialectName})`, () => {
   let ctx: TestContext;
@@ -21,7 +28,11 @@ describe(`sign-in and sessions (${dialectName})`, () => {
   it('signs in, answers the user data and check-auth knows the user', async () => {
     const user = await createUser(ctx.db, { role: 'manager', first_name: 'Анна', last_name: 'Смирнова' });
     const client = new Client(ctx.app);
-    const res = await client.post('/login', { login: user.email.toUpperCase(), password: DEFAULT_PASSWORD, remember: false });
+    const res = await client.post('/login', {
+      login: user.email.toUpperCase(),
+      password: DEFAULT_PASSWORD,
+      remember: false,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       result: { success: true, message: 'Вы успешно авторизованы' },
@@ -37,7 +48,11 @@ describe(`sign-in and sessions (${dialectName})`, () => {
     });
     const me = await client.get('/api/check-auth');
     expect(me.json()).toMatchObject({ authenticated: true, id: user.id, roles_ru: 'Руководитель' });
-    const last = await ctx.db.kysely.selectFrom('users').select('last_activity_at').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const last = await ctx.db.kysely
+      .selectFrom('users')
+      .select('last_activity_at')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(last.last_activity_at).toBe(ctx.clock.now().toISOString());
   });
 
@@ -108,15 +123,21 @@ describe(`sign-in and sessions (${dialectName})`, () => {
     const user = await createUser(ctx.db, { role: 'learner' });
     const client = new Client(ctx.app);
     for (let i = 0; i < 5; i++) {
-      expect((await client.post('/login', { login: user.email, password: 'bad-password', remember: false })).statusCode).toBe(422);
+      expect(
+        (await client.post('/login', { login: user.email, password: 'bad-password', remember: false })).statusCode,
+      ).toBe(422);
     }
     const blocked = await client.post('/login', { login: user.email, password: DEFAULT_PASSWORD, remember: false });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().result.message).toBe('Слишком много неудачных попыток входа. Попробуйте через минуту.');
     const other = await createUser(ctx.db, { role: 'learner' });
-    expect((await client.post('/login', { login: other.email, password: DEFAULT_PASSWORD, remember: false })).statusCode).toBe(200);
+    expect(
+      (await client.post('/login', { login: other.email, password: DEFAULT_PASSWORD, remember: false })).statusCode,
+    ).toBe(200);
     ctx.clock.advance(MINUTE);
-    expect((await client.post('/login', { login: user.email, password: DEFAULT_PASSWORD, remember: false })).statusCode).toBe(200);
+    expect(
+      (await client.post('/login', { login: user.email, password: DEFAULT_PASSWORD, remember: false })).statusCode,
+    ).toBe(200);
   });
 
   it('logout ends the session on the server', async () => {
@@ -195,7 +216,10 @@ describe(`CSRF and cross-site requests (${dialectName})`, () => {
     const client = new Client(ctx.app);
     expect((await client.post('/login', body(), { origin: 'https://evil.example' })).statusCode).toBe(403);
     expect((await client.post('/login', body(), { 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
-    expect((await client.post('/login', body(), { 'sec-fetch-site': 'same-origin', origin: 'http://localhost:80' })).statusCode).toBe(200);
+    expect(
+      (await client.post('/login', body(), { 'sec-fetch-site': 'same-origin', origin: 'http://localhost:80' }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
@@ -217,7 +241,12 @@ describe('logs', () => {
       await client.get('/api/menu');
       const all = lines.join('');
       expect(all).toContain('/api/menu');
-      for (const secret of [DEFAULT_PASSWORD, 'Very-secret-typo', client.cookies.get('lms_session') ?? '??', client.cookies.get('XSRF-TOKEN') ?? '??']) {
+      for (const secret of [
+        DEFAULT_PASSWORD,
+        'Very-secret-typo',
+        client.cookies.get('lms_session') ?? '??',
+        client.cookies.get('XSRF-TOKEN') ?? '??',
+      ]) {
         expect(all).not.toContain(secret);
       }
     } finally {

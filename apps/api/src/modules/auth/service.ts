@@ -45,7 +45,9 @@ export class AuthService {
       throw tooManyRequests(LOGIN_MESSAGES.tooMany);
     }
     const user = await this.repo.findUserByEmail(login);
-    const ok = user ? await verifyPassword(user.password_hash, input.password) : await burnPasswordCheck(input.password);
+    const ok = user
+      ? await verifyPassword(user.password_hash, input.password)
+      : await burnPasswordCheck(input.password);
     if (!user || !ok) {
       await this.limiter.hit(key, now, MINUTE);
       throw unprocessable(LOGIN_MESSAGES.wrong, { login: [LOGIN_MESSAGES.wrong] });

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MINUTE } from '../../platform/clock.js';
-import { Client, createTestApp, createUser, DEFAULT_PASSWORD, dialectName, type TestContext } from '../../test/harness.js';
+import {
+  Client,
+  createTestApp,
+  createUser,
+  DEFAULT_PASSWORD,
+  dialectName,
+  type TestContext,
+} from '../../test/harness.js';
 
 const codeFrom = (text: string | undefined) => /\b(\d{6})\b/.exec(text ?? '')?.[1] ?? '';
 const passwordFrom = (text: string | undefined) => /Новый пароль: (\S+)/.exec(text ?? '')?.[1] ?? '';
@@ -19,8 +26,10 @@ describe(`password recovery (${dialectName})`, () => {
   });
 
   const request = (address = email) => client.post('/api/password/recovery-request', { email: address });
-  const check = (pin: string, address = email) => client.post('/api/password/check-pin', { email: address, pin_code: pin });
-  const reset = (pin: string, address = email) => client.post('/api/password/reset-by-pin', { email: address, pin_code: pin });
+  const check = (pin: string, address = email) =>
+    client.post('/api/password/check-pin', { email: address, pin_code: pin });
+  const reset = (pin: string, address = email) =>
+    client.post('/api/password/reset-by-pin', { email: address, pin_code: pin });
   const wrong = (pin: string) => (pin === '000000' ? '111111' : '000000');
 
   it('answers the same for known and unknown addresses and mails only the known one', async () => {
@@ -58,7 +67,10 @@ describe(`password recovery (${dialectName})`, () => {
     const password = passwordFrom(ctx.mailer.last(email)?.text);
     expect(password.length).toBeGreaterThanOrEqual(12);
     expect((await other.get('/api/menu')).statusCode).toBe(401);
-    expect((await new Client(ctx.app).post('/login', { login: email, password: DEFAULT_PASSWORD, remember: false })).statusCode).toBe(422);
+    expect(
+      (await new Client(ctx.app).post('/login', { login: email, password: DEFAULT_PASSWORD, remember: false }))
+        .statusCode,
+    ).toBe(422);
     await new Client(ctx.app).signIn(email, password);
     // one use
     expect((await reset(code)).statusCode).toBe(422);

@@ -66,7 +66,11 @@ export class RecoveryRepository {
         .returning('id')
         .executeTakeFirst();
       if (!used) return false;
-      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', userId).execute();
+      await trx
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: now })
+        .where('id', '=', userId)
+        .execute();
       await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
       return true;
     });

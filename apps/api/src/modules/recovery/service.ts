@@ -76,7 +76,12 @@ export class RecoveryService {
   async resetByPin(email: string, pin: string, ip: string): Promise<void> {
     const { userId, pinId, email: address } = await this.check(email, pin, ip);
     const password = generatePassword(14);
-    const ok = await this.repo.consumePinAndSetPassword(pinId, userId, await hashPassword(password), iso(this.clock.now()));
+    const ok = await this.repo.consumePinAndSetPassword(
+      pinId,
+      userId,
+      await hashPassword(password),
+      iso(this.clock.now()),
+    );
     if (!ok) throw unprocessable(RECOVERY_MESSAGES.wrongCode);
     this.mailer.send(newPasswordMail(this.mail, address, address, password));
   }

@@ -35,7 +35,10 @@ describe(`shell calls (${dialectName})`, () => {
     expect(shipped[0]).toEqual(expect.objectContaining({ id: 1, name: 'Telegram', icon: 'telegram' }));
     const dir = join(ctx.config.dataDir, 'storage', 'json');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'social.links.json'), JSON.stringify([{ id: 7, name: 'Сайт', link: 'https://example.com', icon: 'web' }]));
+    writeFileSync(
+      join(dir, 'social.links.json'),
+      JSON.stringify([{ id: 7, name: 'Сайт', link: 'https://example.com', icon: 'web' }]),
+    );
     expect((await client.get('/storage/json/social.links.json')).json()).toEqual([
       { id: 7, name: 'Сайт', link: 'https://example.com', icon: 'web' },
     ]);
@@ -52,7 +55,9 @@ describe(`shell calls (${dialectName})`, () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(doc.paths['/login'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('remember');
+    expect(doc.paths['/login'].post.requestBody.content['application/json'].schema.properties).toHaveProperty(
+      'remember',
+    );
   });
 });
 

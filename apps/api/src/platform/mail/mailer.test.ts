@@ -9,7 +9,11 @@ import { recoveryCodeMail } from './templates.js';
 
 const quietLog = () => {
   const lines: { obj: object; msg: string }[] = [];
-  return { lines, info: (obj: object, msg: string) => lines.push({ obj, msg }), error: (obj: object, msg: string) => lines.push({ obj, msg }) };
+  return {
+    lines,
+    info: (obj: object, msg: string) => lines.push({ obj, msg }),
+    error: (obj: object, msg: string) => lines.push({ obj, msg }),
+  };
 };
 const ctx = { companyName: 'ООО «Ромашка»', publicUrl: 'https://learn.example.com' };
 
@@ -28,7 +32,9 @@ describe('mail', () => {
       expect(eml).toContain('text/plain');
       expect(eml).toContain('text/html');
       expect(JSON.stringify(log.lines)).not.toContain('482913');
-      expect(log.lines).toEqual([{ obj: { to: 'anna@example.com', subject: 'ООО «Ромашка»: код для восстановления пароля' }, msg: 'mail sent' }]);
+      expect(log.lines).toEqual([
+        { obj: { to: 'anna@example.com', subject: 'ООО «Ромашка»: код для восстановления пароля' }, msg: 'mail sent' },
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -52,7 +58,11 @@ describe('mail', () => {
     const address = server.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
-      const config = loadConfig({ MAIL_HOST: '127.0.0.1', MAIL_PORT: String(port), MAIL_FROM: 'LMS <lms@example.com>' });
+      const config = loadConfig({
+        MAIL_HOST: '127.0.0.1',
+        MAIL_PORT: String(port),
+        MAIL_FROM: 'LMS <lms@example.com>',
+      });
       const mailer = new BackgroundMailer(createTransportDeliver(config), quietLog());
       mailer.send(recoveryCodeMail(ctx, 'ivan@example.com', '123456'));
       await mailer.idle();

@@ -20,7 +20,15 @@ ${code ? `<p style="font-size:28px;font-weight:bold;letter-spacing:6px;font-fami
 ${link}
 <p style="color:#6b7280;font-size:12px">${escapeHtml(ctx.companyName)}. Письмо отправлено автоматически, отвечать на него не нужно.</p>
 </div></body></html>`;
-  const text = [title, '', ...paragraphs, ...(code ? ['', code] : []), ...(ctx.publicUrl ? ['', ctx.publicUrl] : []), '', `${ctx.companyName}`].join('\n');
+  const text = [
+    title,
+    '',
+    ...paragraphs,
+    ...(code ? ['', code] : []),
+    ...(ctx.publicUrl ? ['', ctx.publicUrl] : []),
+    '',
+    `${ctx.companyName}`,
+  ].join('\n');
   return { html, text };
 }
 
@@ -28,7 +36,10 @@ export function recoveryCodeMail(ctx: MailContext, to: string, code: string): Ma
   const { html, text } = layout(
     ctx,
     'Код для восстановления пароля',
-    ['Вы запросили восстановление пароля. Введите этот код на странице восстановления. Код действует 15 минут.', 'Если вы не запрашивали восстановление, просто проигнорируйте это письмо.'],
+    [
+      'Вы запросили восстановление пароля. Введите этот код на странице восстановления. Код действует 15 минут.',
+      'Если вы не запрашивали восстановление, просто проигнорируйте это письмо.',
+    ],
     code,
   );
   return { to, subject: `${ctx.companyName}: код для восстановления пароля`, html, text };

@@ -1,33 +1,17 @@
-import {
-  Anchor,
-  Button,
-  Checkbox,
-  Group,
-  Paper,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { loginSuffix, usePublicConfig } from '../../shared/config';
 import { ContentLoader } from '../../shared/FullPageLoader';
 import { LogoMark } from '../../shared/Logo';
-import { toastError, toastSuccess } from '../../shared/toast';
-import {
-  buildLogin,
-  credentialProblems,
-  TEXT_FILL_IN,
-  TEXT_SIGNED_IN,
-  type CredentialProblems,
-} from './login';
+import { hideToast, toastError, toastSuccess } from '../../shared/toast';
+import { buildLogin, credentialProblems, TEXT_FILL_IN, TEXT_SIGNED_IN, type CredentialProblems } from './login';
 import { loginErrorText } from './loginErrors';
 import { useLogin } from './session';
 
 const NO_PROBLEMS: CredentialProblems = { mailbox: false, password: false };
+const VALIDATION_TOAST_ID = 'login-validation';
 
 /** Sign-in screen (/login), spec 01 §2.4 and §5. */
 export default function LoginPage() {
@@ -50,10 +34,11 @@ export default function LoginPage() {
     const found = credentialProblems(mailbox, password, suffix);
     if (found) {
       setProblems(found);
-      toastError(TEXT_FILL_IN);
+      toastError(TEXT_FILL_IN, VALIDATION_TOAST_ID);
       return;
     }
     setProblems(NO_PROBLEMS);
+    hideToast(VALIDATION_TOAST_ID);
     login.mutate(
       { login: buildLogin(mailbox, suffix), password, remember },
       {

@@ -1,4 +1,5 @@
 import { ActionIcon, Anchor, Box, Group, Stack, Text } from '@mantine/core';
+import { createElement } from 'react';
 import { Logo } from '../../shared/Logo';
 import { useSocialLinks } from './queries';
 import { isSafeLink, socialIcon } from './socialIcons';
@@ -27,7 +28,6 @@ export function Footer({ companyName }: FooterProps) {
           {socialLinks.length > 0 ? (
             <Group gap={6} component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Мы в социальных сетях">
               {socialLinks.map((link) => {
-                const Icon = socialIcon(link.icon);
                 return (
                   <li key={String(link.id)}>
                     <ActionIcon
@@ -42,7 +42,7 @@ export function Footer({ companyName }: FooterProps) {
                       size="lg"
                       radius="xl"
                     >
-                      <Icon size={20} stroke={1.6} aria-hidden="true" />
+                      {createElement(socialIcon(link.icon), { size: 20, stroke: 1.6, 'aria-hidden': true })}
                     </ActionIcon>
                   </li>
                 );
@@ -50,11 +50,11 @@ export function Footer({ companyName }: FooterProps) {
             </Group>
           ) : null}
         </Group>
-        <Group justify="space-between" gap="xs" align="center">
+        <Group justify="space-between" gap="xs" align="center" style={{ rowGap: 8 }}>
           <Text size="sm" c="dimmed">
             {`© ${year} ${name}`.trim()}
           </Text>
-          <Group gap="lg" component="nav" aria-label="Документы">
+          <Group gap="lg" component="nav" aria-label="Документы" style={{ rowGap: 4 }}>
             <Anchor href="#" size="sm" c="dimmed">
               Политика конфиденциальности
             </Anchor>

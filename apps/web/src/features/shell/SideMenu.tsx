@@ -1,7 +1,7 @@
 import type { MenuItem } from '@lms/contract';
 import { NavLink, Skeleton, Stack } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
-import { menuIcon } from '../../app/menuIcons';
+import { MenuIcon } from '../../app/menuIcons';
 import { useMenu } from './queries';
 
 function normalizePath(path: string): string {
@@ -21,11 +21,10 @@ interface SideMenuItemProps {
 
 function SideMenuItem({ item, active, onNavigate }: SideMenuItemProps) {
   const iconKey = active ? item['icon-active'] : item.icon;
-  const Icon = menuIcon(iconKey);
   const common = {
     label: item.name,
     active,
-    leftSection: <Icon size={22} stroke={1.7} aria-hidden="true" data-icon={iconKey} />,
+    leftSection: <MenuIcon iconKey={iconKey} size={22} stroke={1.7} aria-hidden="true" />,
     'aria-current': active ? ('page' as const) : undefined,
     onClick: onNavigate,
     fw: active ? 600 : 500,

@@ -43,12 +43,7 @@ export function UserMenu({ user, onLogout, logoutPending = false, onNavigate }: 
         <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} />} onClick={onNavigate}>
           Мой профиль
         </Menu.Item>
-        <Menu.Item
-          color="red"
-          leftSection={<IconLogout size={16} />}
-          onClick={onLogout}
-          disabled={logoutPending}
-        >
+        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={onLogout} disabled={logoutPending}>
           Выйти из аккаунта
         </Menu.Item>
       </Menu.Dropdown>

@@ -1,0 +1,92 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+export interface DepartmentRecord {
+  id: number;
+  name: string;
+  sort_order: number | null;
+  course_ids: number[];
+}
+
+export interface DepartmentInput {
+  name: string;
+  sort_order: number | null;
+  course_ids: number[];
+}
+
+export class DepartmentsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Sorted by sort_order (missing = 0), then name; courses in one more query, not one per row. */
+  async list(onlyId?: number): Promise<DepartmentRecord[]> {
+    let q = this.db
+      .selectFrom('departments')
+      .select(['id', 'name', 'sort_order'])
+      .orderBy(sql`coalesce(sort_order, 0)`)
+      .orderBy('name')
+      .orderBy('id');
+    if (onlyId !== undefined) q = q.where('id', '=', onlyId);
+    const rows = await q.execute();
+    if (rows.length === 0) return [];
+    const links = await this.db
+      .selectFrom('department_courses')
+      .select(['department_id', 'course_id'])
+      .where(
+        'department_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('course_id')
+      .execute();
+    return rows.map((r) => ({
+      ...r,
+      course_ids: links.filter((l) => l.department_id === r.id).map((l) => l.course_id),
+    }));
+  }
+
+  async find(id: number): Promise<DepartmentRecord | undefined> {
+    return (await this.list(id))[0];
+  }
+
+  async create(input: DepartmentInput, now: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('departments')
+        .values({ name: input.name, sort_order: input.sort_order, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (input.course_ids.length > 0) {
+        await trx
+          .insertInto('department_courses')
+          .values(input.course_ids.map((course_id) => ({ department_id: row.id, course_id, assigned_at: now })))
+          .execute();
+      }
+      return row.id;
+    });
+  }
+
+  /** Replaces the course set; a course kept keeps its assignment time (it decides enrolled_at). */
+  async update(id: number, input: DepartmentInput, now: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('departments')
+        .set({ name: input.name, sort_order: input.sort_order, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+      let remove = trx.deleteFrom('department_courses').where('department_id', '=', id);
+      if (input.course_ids.length > 0) remove = remove.where('course_id', 'not in', input.course_ids);
+      await remove.execute();
+      if (input.course_ids.length > 0) {
+        await trx
+          .insertInto('department_courses')
+          .values(input.course_ids.map((course_id) => ({ department_id: id, course_id, assigned_at: now })))
+          .onConflict((oc) => oc.columns(['department_id', 'course_id']).doNothing())
+          .execute();
+      }
+    });
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('departments').where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,52 @@
+import { iso, type Clock } from '../../platform/clock.js';
+import { notFound } from '../../platform/errors.js';
+import type { CourseOptions } from '../enrollment/courseOptions.js';
+import type { DepartmentInput, DepartmentsRepository } from './repository.js';
+
+export const DEPARTMENT_MESSAGES = {
+  notFound: 'Отдел не найден',
+  added: 'Отдел успешно добавлен',
+  updated: 'Отдел успешно обновлен',
+  deleted: 'Отдел успешно удален',
+} as const;
+
+/** Departments; their courses enroll every member (DESIGN.md §6 "Enrollment"). */
+export class DepartmentsService {
+  constructor(
+    private readonly repo: DepartmentsRepository,
+    private readonly courses: CourseOptions,
+    private readonly clock: Clock,
+  ) {}
+
+  list() {
+    return this.repo.list();
+  }
+
+  async create(input: DepartmentInput) {
+    const course_ids = await this.courses.checkIds(input.course_ids);
+    const id = await this.repo.create({ ...input, course_ids }, iso(this.clock.now()));
+    return this.get(id);
+  }
+
+  async update(id: number, input: DepartmentInput) {
+    await this.get(id);
+    const course_ids = await this.courses.checkIds(input.course_ids);
+    await this.repo.update(id, { ...input, course_ids }, iso(this.clock.now()));
+    return this.get(id);
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.get(id);
+    await this.repo.delete(id);
+  }
+
+  async courseOptions(id: number) {
+    return this.courses.options((await this.get(id)).course_ids);
+  }
+
+  private async get(id: number) {
+    const found = await this.repo.find(id);
+    if (!found) throw notFound(DEPARTMENT_MESSAGES.notFound);
+    return found;
+  }
+}

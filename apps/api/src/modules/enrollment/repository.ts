@@ -1,0 +1,54 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+export interface Enrollment {
+  user_id: number;
+  course_id: number;
+  /** The earliest assignment among the sources (DESIGN.md §6 "Enrollment"). */
+  enrolled_at: string;
+}
+
+/**
+ * Enrollment is derived, never stored: a user is enrolled in a course through a direct assignment,
+ * their department's courses or their groups' courses. Removing the last source ends it by itself.
+ */
+export class EnrollmentRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Set-based: one query for any number of users and courses (omit a filter to take all). */
+  async list(filter: { userIds?: readonly number[]; courseIds?: readonly number[] } = {}): Promise<Enrollment[]> {
+    const { userIds, courseIds } = filter;
+    if (userIds?.length === 0 || courseIds?.length === 0) return [];
+    const sources = this.db
+      .selectFrom('user_courses')
+      .select(['user_id', 'course_id', 'assigned_at as at'])
+      .unionAll(
+        this.db
+          .selectFrom('department_courses as dc')
+          .innerJoin('users as u', 'u.department_id', 'dc.department_id')
+          .select([
+            'u.id as user_id',
+            'dc.course_id',
+            sql<string>`case when u.created_at > dc.assigned_at then u.created_at else dc.assigned_at end`.as('at'),
+          ]),
+      )
+      .unionAll(
+        this.db
+          .selectFrom('group_courses as gc')
+          .innerJoin('group_users as gu', 'gu.group_id', 'gc.group_id')
+          // Membership that began after the course was given to the group counts from the joining.
+          .select([
+            'gu.user_id',
+            'gc.course_id',
+            sql<string>`case when gu.added_at > gc.assigned_at then gu.added_at else gc.assigned_at end`.as('at'),
+          ]),
+      );
+    let q = this.db
+      .selectFrom(sources.as('s'))
+      .select(['s.user_id', 's.course_id', (eb) => eb.fn.min<string>('s.at').as('enrolled_at')])
+      .groupBy(['s.user_id', 's.course_id']);
+    if (userIds) q = q.where('s.user_id', 'in', userIds);
+    if (courseIds) q = q.where('s.course_id', 'in', courseIds);
+    return q.orderBy('s.user_id').orderBy('s.course_id').execute();
+  }
+}

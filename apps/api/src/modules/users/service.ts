@@ -1,0 +1,146 @@
+import type { AdminUserDetail, AdminUserListItem } from '@lms/contract';
+import { iso, type Clock } from '../../platform/clock.js';
+import { notFound, unprocessable } from '../../platform/errors.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
+import { newPasswordMail, welcomeMail, type MailContext } from '../../platform/mail/templates.js';
+import { generatePassword, hashPassword } from '../../platform/passwords.js';
+import { fullName } from '../auth/permissions.js';
+import type { UserInput, UserRecord, UsersRepository } from './repository.js';
+
+export const USER_MESSAGES = {
+  emailTaken: 'Пользователь с таким email уже существует',
+  roleOrDepartment: 'Пожалуйста, выберите роль и отдел',
+  courseMissing: 'Выбранный курс не найден',
+  selfDelete: 'Вы не можете удалить свою собственную учетную запись',
+  selfRole: 'Вы не можете изменить свою собственную роль',
+  notFound: 'Пользователь не найден',
+  passwordReset: 'Пароль успешно сброшен и отправлен на email пользователя',
+} as const;
+
+export function toListItem(u: UserRecord): AdminUserListItem {
+  return {
+    id: u.id,
+    name: fullName(u),
+    first_name: u.first_name,
+    last_name: u.last_name,
+    login: u.email,
+    email: u.email,
+    position: u.position,
+    department: u.department_id !== null ? { id: u.department_id, name: u.department_name ?? '' } : null,
+    roles: { id: u.role_id, name: u.role_name },
+    last_activity: u.last_activity_at,
+  };
+}
+
+export interface UserFields {
+  first_name: string;
+  last_name: string;
+  login: string;
+  department_id: number;
+  role_id: number;
+  position?: string | null | undefined;
+}
+
+/** Employees of the company, managed by admins (spec 03 §2.2, DESIGN.md §6 "Accounts"). */
+export class UsersService {
+  constructor(
+    private readonly repo: UsersRepository,
+    private readonly mailer: Mailer,
+    private readonly clock: Clock,
+    private readonly mail: MailContext,
+  ) {}
+
+  async list(): Promise<AdminUserListItem[]> {
+    return (await this.repo.list()).map(toListItem);
+  }
+
+  async detail(id: number): Promise<AdminUserDetail> {
+    const user = await this.repo.find(id);
+    if (!user) throw notFound(USER_MESSAGES.notFound);
+    return { ...toListItem(user), courses: await this.repo.directCourses(id) };
+  }
+
+  private async checked(fields: UserFields, exceptId?: number): Promise<UserInput> {
+    if (await this.repo.emailTaken(fields.login, exceptId)) {
+      throw unprocessable(USER_MESSAGES.emailTaken, { login: [USER_MESSAGES.emailTaken] });
+    }
+    if (!(await this.repo.roleExists(fields.role_id)) || !(await this.repo.departmentExists(fields.department_id))) {
+      throw unprocessable(USER_MESSAGES.roleOrDepartment, { role_id: [USER_MESSAGES.roleOrDepartment] });
+    }
+    return {
+      first_name: fields.first_name,
+      last_name: fields.last_name,
+      email: fields.login,
+      department_id: fields.department_id,
+      role_id: fields.role_id,
+      position: fields.position?.trim() || null,
+    };
+  }
+
+  private async checkCourses(ids: readonly number[]): Promise<number[]> {
+    const unique = [...new Set(ids)];
+    const existing = await this.repo.existingCourseIds(unique);
+    if (existing.length !== unique.length) {
+      throw unprocessable(USER_MESSAGES.courseMissing, { course_ids: [USER_MESSAGES.courseMissing] });
+    }
+    return unique;
+  }
+
+  /** Creates the employee with a random password and mails the login and password to them. */
+  async create(fields: UserFields & { course_ids: number[] }): Promise<{ id: number; name: string }> {
+    const input = await this.checked(fields);
+    const courseIds = await this.checkCourses(fields.course_ids);
+    const password = generatePassword(14);
+    const id = await this.repo.create(input, await hashPassword(password), courseIds, iso(this.clock.now()));
+    const name = fullName(input);
+    this.mailer.send(
+      welcomeMail(this.mail, input.email, `${input.first_name} ${input.last_name}`, input.email, password),
+    );
+    return { id, name };
+  }
+
+  async update(actorId: number, id: number, fields: UserFields): Promise<{ name: string }> {
+    const current = await this.repo.find(id);
+    if (!current) throw notFound(USER_MESSAGES.notFound);
+    const input = await this.checked(fields, id);
+    if (actorId === id && input.role_id !== current.role_id) throw unprocessable(USER_MESSAGES.selfRole);
+    await this.repo.update(id, input, iso(this.clock.now()));
+    return { name: fullName(input) };
+  }
+
+  async delete(actorId: number, id: number): Promise<{ name: string }> {
+    if (actorId === id) throw unprocessable(USER_MESSAGES.selfDelete);
+    const user = await this.repo.find(id);
+    if (!user) throw notFound(USER_MESSAGES.notFound);
+    await this.repo.delete(id);
+    return { name: fullName(user) };
+  }
+
+  /** A new random password, mailed; every session of the user ends. */
+  async resetPassword(id: number): Promise<void> {
+    const user = await this.repo.find(id);
+    if (!user) throw notFound(USER_MESSAGES.notFound);
+    const password = generatePassword(14);
+    await this.repo.setPassword(id, await hashPassword(password), iso(this.clock.now()));
+    this.mailer.send(newPasswordMail(this.mail, user.email, user.email, password));
+  }
+
+  async courses(id: number) {
+    if (!(await this.repo.find(id))) throw notFound(USER_MESSAGES.notFound);
+    return this.repo.directCourses(id);
+  }
+
+  async attach(userId: number, courseIds: number[]): Promise<void> {
+    if (!(await this.repo.find(userId))) throw notFound(USER_MESSAGES.notFound);
+    await this.repo.attachCourses(userId, await this.checkCourses(courseIds), iso(this.clock.now()));
+  }
+
+  async detach(userId: number, courseIds: number[]): Promise<void> {
+    if (!(await this.repo.find(userId))) throw notFound(USER_MESSAGES.notFound);
+    await this.repo.detachCourses(userId, [...new Set(courseIds)]);
+  }
+
+  roles() {
+    return this.repo.roles();
+  }
+}

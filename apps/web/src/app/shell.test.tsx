@@ -1,0 +1,146 @@
+import type { AuthUser } from '@lms/contract';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { browser } from '../lib/browser';
+import { adminUser, menuItems } from '../test/fixtures';
+import { mockHttp, testConfig, testZiggy, type MockReply } from '../test/http';
+import { renderRoutes, resetToasts } from '../test/render';
+import { routes } from './router';
+
+const guest: AuthUser = {
+  authenticated: false,
+  id: null,
+  name: '',
+  email: '',
+  role: null,
+  roles_ru: '',
+  permissions: [],
+};
+
+const socialLinks = [
+  { id: 1, name: 'Telegram', link: 'https://t.me/company', icon: 'telegram' },
+  { id: 2, name: 'ВКонтакте', link: 'https://vk.com/company', icon: 'vk' },
+  { id: 3, name: 'Плохая', link: 'javascript:alert(1)', icon: 'youtube' },
+];
+
+let restore: () => void = () => {};
+let navigate: MockInstance<typeof browser.navigate>;
+let reload: MockInstance<typeof browser.reload>;
+
+beforeEach(() => {
+  navigate = vi.spyOn(browser, 'navigate').mockImplementation(() => {});
+  reload = vi.spyOn(browser, 'reload').mockImplementation(() => {});
+});
+afterEach(() => {
+  restore();
+  resetToasts();
+  vi.restoreAllMocks();
+});
+
+function setup(path: string, opts: { user?: AuthUser | MockReply; logout?: MockReply } = {}) {
+  const user = opts.user ?? adminUser;
+  const mock = mockHttp({
+    'GET /api/config': { status: 200, data: testConfig },
+    'GET /ziggy': { status: 200, data: testZiggy },
+    'GET /api/check-auth': 'status' in user ? user : { status: 200, data: user },
+    'GET /api/menu': { status: 200, data: { items: menuItems } },
+    'GET /storage/json/social.links.json': { status: 200, data: socialLinks },
+    'POST /api/logout': opts.logout ?? { status: 200, data: { result: { success: true } } },
+  });
+  restore = mock.restore;
+  const view = renderRoutes(routes, path);
+  return { ...view, requests: mock.requests, ue: userEvent.setup() };
+}
+
+describe('main layout and route guards', () => {
+  it('shows the shell for a signed-in user: menu, header, placeholder content, footer', async () => {
+    setup('/analytics');
+    expect(await screen.findByRole('heading', { name: 'Раздел в разработке' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Аналитика' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('button', { name: 'Меню пользователя' })).toHaveTextContent('ПМ');
+    expect(screen.getByRole('link', { name: 'Политика конфиденциальности' })).toHaveAttribute('href', '#');
+    expect(screen.getByRole('link', { name: 'Лицензионное соглашение' })).toHaveAttribute('href', '#');
+    expect(screen.getByText(`© ${new Date().getFullYear()} ООО «Ромашка»`)).toBeInTheDocument();
+  });
+
+  it('opens social links in a new tab and drops unsafe ones', async () => {
+    setup('/');
+    const telegram = await screen.findByRole('link', { name: 'Telegram' });
+    expect(telegram).toHaveAttribute('href', 'https://t.me/company');
+    expect(telegram).toHaveAttribute('target', '_blank');
+    expect(telegram).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.getByRole('link', { name: 'ВКонтакте' })).toHaveAttribute('target', '_blank');
+    expect(screen.queryByRole('link', { name: 'Плохая' })).not.toBeInTheDocument();
+  });
+
+  it('logout: POST /api/logout, then a full-page navigation to /login', async () => {
+    const { ue, requests } = setup('/');
+    await ue.click(await screen.findByRole('button', { name: 'Меню пользователя' }));
+    await ue.click(await screen.findByRole('menuitem', { name: 'Выйти из аккаунта' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/login'));
+    const logout = requests.filter((r) => r.method === 'POST');
+    expect(logout).toHaveLength(1);
+    expect(logout[0]?.url).toBe('/api/logout');
+    expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('logout failure reloads the page', async () => {
+    const { ue } = setup('/', { logout: { status: 500 } });
+    await ue.click(await screen.findByRole('button', { name: 'Меню пользователя' }));
+    await ue.click(await screen.findByRole('menuitem', { name: 'Выйти из аккаунта' }));
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('sends a guest from a protected page to /login', async () => {
+    const { router } = setup('/settings/groups', { user: guest });
+    expect(await screen.findByRole('button', { name: 'Авторизоваться' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('counts a failed session check as not authenticated', async () => {
+    const { router } = setup('/', { user: { status: 500 } });
+    expect(await screen.findByRole('button', { name: 'Авторизоваться' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('sends a signed-in user from /login to /', async () => {
+    const { router } = setup('/login');
+    expect(await screen.findByRole('heading', { name: 'Раздел в разработке' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('keeps the recovery pages public', async () => {
+    setup('/recovery', { user: guest });
+    expect(await screen.findByRole('heading', { name: 'Раздел в разработке' })).toBeInTheDocument();
+  });
+
+  it('shows "Страница не найдена" with a link home on an unknown path', async () => {
+    setup('/no/such/page', { user: guest });
+    expect(await screen.findByRole('heading', { name: 'Страница не найдена' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'На главную' })).toHaveAttribute('href', '/');
+  });
+
+  it('signs in from /login and lands on the home placeholder', async () => {
+    const { ue, router } = setup('/login', { user: guest });
+    const mock = mockHttp({
+      'GET /api/config': { status: 200, data: testConfig },
+      'GET /ziggy': { status: 200, data: testZiggy },
+      'POST /login': {
+        status: 200,
+        data: { result: { success: true, message: 'ok' }, user: adminUser },
+      },
+      'GET /api/menu': { status: 200, data: { items: menuItems } },
+      'GET /storage/json/social.links.json': { status: 200, data: [] },
+    });
+    restore = mock.restore;
+    await ue.type(await screen.findByLabelText('Почта'), 'petrova');
+    await ue.type(screen.getByLabelText('Пароль'), 'secret');
+    await ue.click(screen.getByRole('button', { name: 'Авторизоваться' }));
+    expect(await screen.findByRole('heading', { name: 'Раздел в разработке' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(await screen.findByText('Вы успешно авторизованы')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Меню пользователя' })).toHaveTextContent('ПМ');
+  });
+});

@@ -1,0 +1,103 @@
+import {
+  AxiosError,
+  AxiosHeaders,
+  type AxiosAdapter,
+  type AxiosResponse,
+  type InternalAxiosRequestConfig,
+} from 'axios';
+import { http } from '../app/http';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  body: unknown;
+  headers: Record<string, unknown>;
+}
+
+export interface MockReply {
+  status: number;
+  data?: unknown;
+}
+
+/** A handler answers a request, or throws to simulate a network failure. */
+type Handler = MockReply | ((request: RecordedRequest) => MockReply | Promise<MockReply>);
+
+function parseBody(data: unknown): unknown {
+  if (typeof data !== 'string') return data;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data;
+  }
+}
+
+/**
+ * Mocks HTTP at the network boundary: replaces the axios adapter of the app's client, so
+ * interceptors, headers and error handling all run as in the browser. Routes are
+ * 'METHOD /path'; unknown routes answer 404. Returns the list of recorded requests.
+ */
+export function mockHttp(routes: Record<string, Handler>): {
+  requests: RecordedRequest[];
+  restore: () => void;
+} {
+  const requests: RecordedRequest[] = [];
+  const original = http.defaults.adapter;
+  const adapter: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
+    const method = (config.method ?? 'get').toUpperCase();
+    const url = config.url ?? '';
+    const request: RecordedRequest = {
+      method,
+      url,
+      body: parseBody(config.data),
+      headers: AxiosHeaders.from(config.headers).toJSON(),
+    };
+    requests.push(request);
+    const handler = routes[`${method} ${url}`];
+    const reply: MockReply = handler
+      ? typeof handler === 'function'
+        ? await handler(request)
+        : handler
+      : { status: 404, data: { result: { success: false, message: 'Не найдено' } } };
+    const response: AxiosResponse = {
+      data: reply.data,
+      status: reply.status,
+      statusText: String(reply.status),
+      headers: {},
+      config,
+    };
+    if (reply.status >= 200 && reply.status < 300) return response;
+    throw new AxiosError(
+      `Request failed with status code ${reply.status}`,
+      reply.status >= 500 ? AxiosError.ERR_BAD_RESPONSE : AxiosError.ERR_BAD_REQUEST,
+      config,
+      {},
+      response,
+    );
+  };
+  http.defaults.adapter = adapter;
+  return {
+    requests,
+    restore: () => {
+      http.defaults.adapter = original;
+    },
+  };
+}
+
+/** A failure with no answer at all (network down, time-out). */
+export function networkError(): never {
+  throw new AxiosError('Network Error', AxiosError.ERR_NETWORK);
+}
+
+export const testConfig = { company_name: 'ООО «Ромашка»', login_domain: 'company.ru' };
+
+export const testZiggy = {
+  url: 'http://localhost',
+  port: null,
+  defaults: {},
+  routes: {
+    login: { uri: 'login', methods: ['POST'] },
+    logout: { uri: 'api/logout', methods: ['POST'] },
+    menu: { uri: 'api/menu', methods: ['GET', 'HEAD'] },
+    'check-auth': { uri: 'api/check-auth', methods: ['GET', 'HEAD'] },
+  },
+};

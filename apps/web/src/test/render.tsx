@@ -1,0 +1,44 @@
+import { notifications } from '@mantine/notifications';
+import { render, type RenderResult } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
+import type { ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
+import { Providers } from '../app/providers';
+import { createQueryClient } from '../app/queryClient';
+
+export interface RenderRoutesResult extends RenderResult {
+  router: ReturnType<typeof createMemoryRouter>;
+  queryClient: QueryClient;
+}
+
+/** Renders route objects in a memory router inside the app's providers (Mantine in test mode). */
+export function renderRoutes(routes: RouteObject[], initialPath = '/'): RenderRoutesResult {
+  const queryClient = createQueryClient();
+  const router = createMemoryRouter(routes, { initialEntries: [initialPath] });
+  const result = render(
+    <Providers queryClient={queryClient} env="test">
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { ...result, router, queryClient };
+}
+
+/** Renders one element at `path` (other paths show their path as text, to check navigation). */
+export function renderAt(element: ReactElement, path = '/', pattern = path): RenderRoutesResult {
+  return renderRoutes(
+    [
+      { path: pattern, element },
+      { path: '*', Component: LocationProbe },
+    ],
+    path,
+  );
+}
+
+function LocationProbe() {
+  const { pathname } = useLocation();
+  return <div data-testid="location">{pathname}</div>;
+}
+
+export function resetToasts(): void {
+  notifications.clean();
+}

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+const id = z.number().int().positive();
+const ref = z.object({ id: z.number().int(), name: z.string() });
+const ids = z.array(z.coerce.number().int().positive()).max(1000).default([]);
+const text = (max: number, required: string) => z.string().trim().min(1, required).max(max, `Не более ${max} символов`);
+
+export const namedRef = ref;
+export type NamedRef = z.infer<typeof ref>;
+
+/** A row of GET /api/admin/users (`items`). */
+export const adminUserListItem = z.object({
+  id,
+  name: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  login: z.string(),
+  email: z.string(),
+  position: z.string().nullable(),
+  department: ref.nullable(),
+  roles: ref,
+  last_activity: z.string().nullable(),
+});
+export type AdminUserListItem = z.infer<typeof adminUserListItem>;
+export const adminUserListResponse = z.object({
+  result: z.object({ success: z.literal(true) }),
+  items: z.array(adminUserListItem),
+});
+
+/** GET /api/admin/users/{id} → result.data */
+export const adminUserDetail = adminUserListItem.extend({ courses: z.array(ref) });
+export type AdminUserDetail = z.infer<typeof adminUserDetail>;
+export const adminUserDetailResponse = z.object({
+  result: z.object({ success: z.literal(true), data: adminUserDetail }),
+});
+
+const userFields = {
+  first_name: text(100, 'Пожалуйста, заполните все поля'),
+  last_name: text(100, 'Пожалуйста, заполните все поля'),
+  login: z.string().trim().toLowerCase().min(1, 'Пожалуйста, заполните все поля').max(254).email('Некорректный email'),
+  department_id: z.coerce
+    .number({ error: 'Пожалуйста, выберите роль и отдел' })
+    .int()
+    .positive('Пожалуйста, выберите роль и отдел'),
+  role_id: z.coerce
+    .number({ error: 'Пожалуйста, выберите роль и отдел' })
+    .int()
+    .positive('Пожалуйста, выберите роль и отдел'),
+  position: z.string().trim().max(255).nullish(),
+};
+
+/** POST /api/admin/users — the client sends an empty password; the server makes one and mails it. */
+export const createUserRequest = z.object({
+  ...userFields,
+  password: z.string().max(0).optional().nullable(),
+  course_ids: ids,
+});
+export type CreateUserRequest = z.input<typeof createUserRequest>;
+export const createUserResponse = z.object({
+  result: z.object({ success: z.literal(true), message: z.string() }),
+  data: z.object({ id }),
+});
+
+/** PUT /api/admin/users/{id} */
+export const updateUserRequest = z.object(userFields);
+export type UpdateUserRequest = z.input<typeof updateUserRequest>;
+
+/** GET /api/admin/users/{id}/courses → result.data */
+export const userCoursesResponse = z.object({ result: z.object({ success: z.literal(true), data: z.array(ref) }) });
+
+/** POST /api/admin/user-courses/attach and /detach */
+export const userCoursesChange = z.object({ user_id: z.coerce.number().int().positive(), course_ids: ids });
+
+export const roleItem = z.object({ id, name: z.string(), code: z.string() });
+export const rolesResponse = z.object({ result: z.object({ success: z.literal(true), items: z.array(roleItem) }) });
+
+export const departmentItem = z.object({
+  id,
+  name: z.string(),
+  sort_order: z.number().int().nullable(),
+  course_ids: z.array(z.number().int()),
+});
+export type DepartmentItem = z.infer<typeof departmentItem>;
+export const departmentsResponse = z.object({
+  result: z.object({ success: z.literal(true), items: z.array(departmentItem) }),
+});
+export const departmentRequest = z.object({
+  name: text(255, 'Пожалуйста, введите название отдела'),
+  sort_order: z
+    .union([
+      z.literal(''),
+      z.null(),
+      z.coerce
+        .number()
+        .int('Порядок сортировки должен быть целым числом')
+        .min(0, 'Порядок сортировки не может быть отрицательным'),
+    ])
+    .optional()
+    .transform((v) => (v === '' || v === undefined ? null : v)),
+  course_ids: ids,
+});
+export type DepartmentRequest = z.input<typeof departmentRequest>;
+export const departmentResponse = z.object({
+  result: z.object({ success: z.literal(true), message: z.string(), item: departmentItem }),
+});
+
+/** Courses of a department or group, shaped for a multi-select as well. */
+export const courseOption = z.object({ id, name: z.string(), value: z.string(), label: z.string() });
+export const courseOptionsResponse = z.object({
+  result: z.object({ success: z.literal(true), items: z.array(courseOption) }),
+});
+
+export const studyGroupItem = z.object({
+  id,
+  name: z.string(),
+  users: z.array(ref),
+  course_ids: z.array(z.number().int()),
+});
+export type StudyGroupItem = z.infer<typeof studyGroupItem>;
+export const studyGroupsResponse = z.object({
+  result: z.object({ success: z.literal(true), items: z.array(studyGroupItem) }),
+});
+export const studyGroupRequest = z.object({
+  name: text(255, 'Пожалуйста, введите название группы'),
+  user_ids: ids,
+  course_ids: ids,
+});
+export type StudyGroupRequest = z.input<typeof studyGroupRequest>;
+export const studyGroupResponse = z.object({
+  result: z.object({ success: z.literal(true), message: z.string(), item: studyGroupItem }),
+});
