@@ -1,6 +1,6 @@
 import type { RoleCode } from '@lms/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Access } from './platform/access.js';
+import { ADMIN, type Access } from './platform/access.js';
 import { Client, clientAs, createTestApp, dialectName, type TestContext } from './test/harness.js';
 
 type Who = 'anonymous' | RoleCode;
@@ -26,6 +26,30 @@ const RULES: Record<string, Rule> = {
   'POST /api/password/recovery-request': { access: 'public', ok: 422, body: { email: 'x' } },
   'POST /api/password/check-pin': { access: 'public', ok: 422, body: { email: 'a@example.com', pin_code: 'x' } },
   'POST /api/password/reset-by-pin': { access: 'public', ok: 422, body: { email: 'a@example.com', pin_code: 'x' } },
+  'GET /api/admin/users': { access: ADMIN, ok: 200 },
+  'POST /api/admin/users': { access: ADMIN, ok: 422 },
+  'GET /api/admin/users/:id': { access: ADMIN, ok: 404, path: '/api/admin/users/999999' },
+  'PUT /api/admin/users/:id': { access: ADMIN, ok: 422, path: '/api/admin/users/999999' },
+  'DELETE /api/admin/users/:id': { access: ADMIN, ok: 404, path: '/api/admin/users/999999' },
+  'POST /api/admin/users/:id/reset-password': {
+    access: ADMIN,
+    ok: 404,
+    path: '/api/admin/users/999999/reset-password',
+  },
+  'GET /api/admin/users/:id/courses': { access: ADMIN, ok: 404, path: '/api/admin/users/999999/courses' },
+  'POST /api/admin/user-courses/attach': { access: ADMIN, ok: 422 },
+  'POST /api/admin/user-courses/detach': { access: ADMIN, ok: 422 },
+  'GET /api/admin/roles': { access: ADMIN, ok: 200 },
+  'GET /api/admin/departments': { access: ADMIN, ok: 200 },
+  'POST /api/admin/departments': { access: ADMIN, ok: 422 },
+  'PUT /api/admin/departments/:id': { access: ADMIN, ok: 422, path: '/api/admin/departments/999999' },
+  'DELETE /api/admin/departments/:id': { access: ADMIN, ok: 404, path: '/api/admin/departments/999999' },
+  'GET /api/admin/departments/:id/courses': { access: ADMIN, ok: 404, path: '/api/admin/departments/999999/courses' },
+  'GET /api/study-groups': { access: ADMIN, ok: 200 },
+  'POST /api/study-groups': { access: ADMIN, ok: 422 },
+  'PUT /api/study-groups/:id': { access: ADMIN, ok: 422, path: '/api/study-groups/999999' },
+  'DELETE /api/study-groups/:id': { access: ADMIN, ok: 404, path: '/api/study-groups/999999' },
+  'GET /api/study-groups/:id/courses': { access: ADMIN, ok: 404, path: '/api/study-groups/999999/courses' },
   'GET /api/menu': { access: 'authenticated', ok: 200 },
   'GET /ziggy': { access: 'public', ok: 200 },
   'GET /api/config': { access: 'public', ok: 200 },

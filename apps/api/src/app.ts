@@ -18,7 +18,17 @@ import type { Db } from './db/connect.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
+import { DepartmentsRepository } from './modules/departments/repository.js';
+import { departmentsRoutes } from './modules/departments/routes.js';
+import { DepartmentsService } from './modules/departments/service.js';
+import { CourseOptions } from './modules/enrollment/courseOptions.js';
+import { GroupsRepository } from './modules/groups/repository.js';
+import { groupsRoutes } from './modules/groups/routes.js';
+import { GroupsService } from './modules/groups/service.js';
 import { menuRoutes } from './modules/menu/routes.js';
+import { UsersRepository } from './modules/users/repository.js';
+import { usersRoutes } from './modules/users/routes.js';
+import { UsersService } from './modules/users/service.js';
 import { RecoveryRepository } from './modules/recovery/repository.js';
 import { recoveryRoutes } from './modules/recovery/routes.js';
 import { RecoveryService } from './modules/recovery/service.js';
@@ -128,6 +138,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(authRoutes({ auth, config, secret }));
   await app.register(menuRoutes);
   await app.register(recoveryRoutes(recovery));
+
+  const courseOptions = new CourseOptions(db.kysely);
+  await app.register(
+    usersRoutes(new UsersService(new UsersRepository(db.kysely), courseOptions, mailer, clock, mailContext)),
+  );
+  await app.register(
+    departmentsRoutes(new DepartmentsService(new DepartmentsRepository(db.kysely), courseOptions, clock)),
+  );
+  await app.register(groupsRoutes(new GroupsService(new GroupsRepository(db.kysely), courseOptions, clock)));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
 
   const indexHtml = existsSync(join(config.webDist, 'index.html'));

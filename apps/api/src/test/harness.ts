@@ -117,6 +117,9 @@ export async function createUser(
       password_hash: await hashPassword(input.password ?? DEFAULT_PASSWORD),
       role_id: role.id,
       department_id: input.department_id ?? null,
+      // Before the test clock's start, as if the account existed already.
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -178,4 +181,30 @@ export async function clientAs(
   const client = new Client(ctx.app);
   await client.signIn(user.email, user.password);
   return { client, user };
+}
+
+export async function createCourse(
+  db: Db,
+  title = `Курс ${Math.random().toString(36).slice(2, 7)}`,
+  extra: { category_id?: number | null; is_published?: boolean } = {},
+) {
+  const row = await db.kysely
+    .insertInto('courses')
+    .values({ title, category_id: extra.category_id ?? null, is_published: extra.is_published ?? true })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function createDepartment(db: Db, name = `Отдел ${Math.random().toString(36).slice(2, 7)}`) {
+  const row = await db.kysely
+    .insertInto('departments')
+    .values({ name, sort_order: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function roleId(db: Db, code: RoleCode) {
+  return (await db.kysely.selectFrom('roles').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
 }

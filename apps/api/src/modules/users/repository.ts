@@ -71,13 +71,6 @@ export class UsersRepository {
     return (await this.db.selectFrom('departments').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 
-  /** Of the given course ids, those that exist. */
-  async existingCourseIds(ids: readonly number[]): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('courses').select('id').where('id', 'in', ids).execute();
-    return rows.map((r) => r.id);
-  }
-
   async create(input: UserInput, passwordHash: string, courseIds: readonly number[], now: string): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx

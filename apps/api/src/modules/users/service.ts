@@ -5,12 +5,12 @@ import type { Mailer } from '../../platform/mail/mailer.js';
 import { newPasswordMail, welcomeMail, type MailContext } from '../../platform/mail/templates.js';
 import { generatePassword, hashPassword } from '../../platform/passwords.js';
 import { fullName } from '../auth/permissions.js';
+import type { CourseOptions } from '../enrollment/courseOptions.js';
 import type { UserInput, UserRecord, UsersRepository } from './repository.js';
 
 export const USER_MESSAGES = {
   emailTaken: 'Пользователь с таким email уже существует',
   roleOrDepartment: 'Пожалуйста, выберите роль и отдел',
-  courseMissing: 'Выбранный курс не найден',
   selfDelete: 'Вы не можете удалить свою собственную учетную запись',
   selfRole: 'Вы не можете изменить свою собственную роль',
   notFound: 'Пользователь не найден',
@@ -45,6 +45,7 @@ export interface UserFields {
 export class UsersService {
   constructor(
     private readonly repo: UsersRepository,
+    private readonly courseOptions: CourseOptions,
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly mail: MailContext,
@@ -77,19 +78,10 @@ export class UsersService {
     };
   }
 
-  private async checkCourses(ids: readonly number[]): Promise<number[]> {
-    const unique = [...new Set(ids)];
-    const existing = await this.repo.existingCourseIds(unique);
-    if (existing.length !== unique.length) {
-      throw unprocessable(USER_MESSAGES.courseMissing, { course_ids: [USER_MESSAGES.courseMissing] });
-    }
-    return unique;
-  }
-
   /** Creates the employee with a random password and mails the login and password to them. */
   async create(fields: UserFields & { course_ids: number[] }): Promise<{ id: number; name: string }> {
     const input = await this.checked(fields);
-    const courseIds = await this.checkCourses(fields.course_ids);
+    const courseIds = await this.courseOptions.checkIds(fields.course_ids);
     const password = generatePassword(14);
     const id = await this.repo.create(input, await hashPassword(password), courseIds, iso(this.clock.now()));
     const name = fullName(input);
@@ -132,7 +124,7 @@ export class UsersService {
 
   async attach(userId: number, courseIds: number[]): Promise<void> {
     if (!(await this.repo.find(userId))) throw notFound(USER_MESSAGES.notFound);
-    await this.repo.attachCourses(userId, await this.checkCourses(courseIds), iso(this.clock.now()));
+    await this.repo.attachCourses(userId, await this.courseOptions.checkIds(courseIds), iso(this.clock.now()));
   }
 
   async detach(userId: number, courseIds: number[]): Promise<void> {
