@@ -3,3 +3,4 @@ export * from './auth.js';
 export * from './shell.js';
 export * from './recovery.js';
 export * from './settings.js';
+export * from './catalogue.js';

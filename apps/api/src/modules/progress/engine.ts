@@ -1,0 +1,228 @@
+import { DAY } from '../../platform/clock.js';
+
+/**
+ * The learning engine's rules (DESIGN.md §6 "Visibility", "Progress", "Deadlines", "Recurrence"), as pure
+ * functions over loaded records. Every screen that shows progress or deadlines gets them from here.
+ */
+
+export type DeadlineStatus = 'overdue' | 'almost_overdue' | 'in_order';
+export type ItemStatus = 'completed' | 'failed' | 'in_progress' | 'not_started';
+
+export interface CourseRules {
+  id: number;
+  is_published: boolean;
+  accessibility: 'everyone' | 'enrolled_only' | 'nobody';
+  has_deadline: boolean;
+  deadline_type: 'from_enrollment' | 'from_start';
+  deadline_value: number;
+  deadline_warning_days: number;
+  has_recurrence: boolean;
+  recurrence_value: number;
+}
+
+export interface LessonRecord {
+  started_at: string | null;
+  completed_at: string | null;
+}
+export interface AttemptRecord {
+  started_at: string;
+  finished_at: string | null;
+  is_passed: boolean | null;
+}
+
+export interface CourseItems {
+  lessonIds: readonly number[];
+  testIds: readonly number[];
+}
+
+export interface LearnerRecords {
+  lessons: ReadonlyMap<number, readonly LessonRecord[]>;
+  attempts: ReadonlyMap<number, readonly AttemptRecord[]>;
+}
+
+export interface ItemState {
+  type: 'lesson' | 'test';
+  id: number;
+  status: ItemStatus;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface CourseState {
+  course_id: number;
+  enrolled_at: string | null;
+  visible: boolean;
+  /** 1 for the first pass through the course; +1 for each re-certification cycle. */
+  cycle: number;
+  /** Start of the current cycle; null in the first cycle of a learner who is not enrolled. */
+  cycle_start: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  lessons: { total: number; completed: number };
+  tests: { total: number; completed: number };
+  items_total: number;
+  items_completed: number;
+  progress: number;
+  complete: boolean;
+  deadline: string | null;
+  deadline_status: DeadlineStatus | null;
+  items: ItemState[];
+}
+
+const ms = (iso: string) => new Date(iso).getTime();
+const toIso = (t: number) => new Date(t).toISOString();
+
+export function isVisible(course: Pick<CourseRules, 'is_published' | 'accessibility'>, enrolled: boolean): boolean {
+  if (!course.is_published) return false;
+  return course.accessibility === 'everyone' || (course.accessibility === 'enrolled_only' && enrolled);
+}
+
+export function progressPercent(done: number, total: number): number {
+  return total > 0 ? Math.round((100 * done) / total) : 0;
+}
+
+export function deadlineStatus(
+  deadline: number | null,
+  warningDays: number,
+  complete: boolean,
+  now: number,
+): DeadlineStatus | null {
+  if (deadline === null) return null;
+  if (complete) return 'in_order';
+  if (now > deadline) return 'overdue';
+  if (now >= deadline - warningDays * DAY) return 'almost_overdue';
+  return 'in_order';
+}
+
+interface CycleView {
+  items: ItemState[];
+  done: number;
+  lessonsDone: number;
+  testsDone: number;
+  /** When the last item got done (all done), else null. */
+  completedAt: number | null;
+  firstStart: number | null;
+}
+
+/** The state of every item counting only records since `from` (null = all history). */
+function viewCycle(items: CourseItems, records: LearnerRecords, from: number | null): CycleView {
+  const since = (t: string | null) => t !== null && (from === null || ms(t) >= from);
+  const out: ItemState[] = [];
+  let lessonsDone = 0;
+  let testsDone = 0;
+  let lastDone: number | null = null;
+  let firstStart: number | null = null;
+  const started = (t: number) => (firstStart = firstStart === null ? t : Math.min(firstStart, t));
+
+  for (const id of items.lessonIds) {
+    let completed: number | null = null;
+    let start: number | null = null;
+    for (const r of records.lessons.get(id) ?? []) {
+      if (since(r.completed_at)) completed = Math.min(completed ?? Infinity, ms(r.completed_at as string));
+      if (since(r.started_at)) start = Math.min(start ?? Infinity, ms(r.started_at as string));
+    }
+    const begin = start ?? completed;
+    if (begin !== null) started(begin);
+    if (completed !== null) {
+      lessonsDone++;
+      lastDone = Math.max(lastDone ?? 0, completed);
+    }
+    out.push({
+      type: 'lesson',
+      id,
+      status: completed !== null ? 'completed' : start !== null ? 'in_progress' : 'not_started',
+      started_at: begin !== null ? toIso(begin) : null,
+      completed_at: completed !== null ? toIso(completed) : null,
+    });
+  }
+
+  for (const id of items.testIds) {
+    let passed: number | null = null;
+    let start: number | null = null;
+    let finished = false;
+    let open = false;
+    for (const a of records.attempts.get(id) ?? []) {
+      if (!since(a.started_at)) continue;
+      start = Math.min(start ?? Infinity, ms(a.started_at));
+      if (a.finished_at === null) open = true;
+      else {
+        finished = true;
+        if (a.is_passed) passed = Math.min(passed ?? Infinity, ms(a.finished_at));
+      }
+    }
+    if (start !== null) started(start);
+    if (passed !== null) {
+      testsDone++;
+      lastDone = Math.max(lastDone ?? 0, passed);
+    }
+    out.push({
+      type: 'test',
+      id,
+      status: passed !== null ? 'completed' : open ? 'in_progress' : finished ? 'failed' : 'not_started',
+      started_at: start !== null ? toIso(start) : null,
+      completed_at: passed !== null ? toIso(passed) : null,
+    });
+  }
+  const total = items.lessonIds.length + items.testIds.length;
+  const done = lessonsDone + testsDone;
+  return {
+    items: out,
+    done,
+    lessonsDone,
+    testsDone,
+    completedAt: total > 0 && done === total ? lastDone : null,
+    firstStart,
+  };
+}
+
+const MAX_CYCLES = 1000;
+
+/** Progress, cycle and deadline of one learner in one course. */
+export function courseState(input: {
+  course: CourseRules;
+  items: CourseItems;
+  records: LearnerRecords;
+  enrolledAt: string | null;
+  now: Date;
+}): CourseState {
+  const { course, items, records, enrolledAt } = input;
+  const now = input.now.getTime();
+  let cycle = 1;
+  let from: number | null = null;
+  let view = viewCycle(items, records, from);
+  // A new cycle begins recurrence_value days after the previous one was completed.
+  while (course.has_recurrence && view.completedAt !== null && cycle < MAX_CYCLES) {
+    const next = view.completedAt + course.recurrence_value * DAY;
+    if (next > now) break;
+    cycle++;
+    from = next;
+    view = viewCycle(items, records, from);
+  }
+
+  const cycleStart = from ?? (enrolledAt ? ms(enrolledAt) : null);
+  let deadline: number | null = null;
+  if (course.has_deadline) {
+    const base = course.deadline_type === 'from_start' ? view.firstStart : cycleStart;
+    if (base !== null) deadline = base + course.deadline_value * DAY;
+  }
+  const total = items.lessonIds.length + items.testIds.length;
+  const complete = view.completedAt !== null;
+  return {
+    course_id: course.id,
+    enrolled_at: enrolledAt,
+    visible: isVisible(course, enrolledAt !== null),
+    cycle,
+    cycle_start: cycleStart !== null ? toIso(cycleStart) : null,
+    started_at: view.firstStart !== null ? toIso(view.firstStart) : null,
+    completed_at: view.completedAt !== null ? toIso(view.completedAt) : null,
+    lessons: { total: items.lessonIds.length, completed: view.lessonsDone },
+    tests: { total: items.testIds.length, completed: view.testsDone },
+    items_total: total,
+    items_completed: view.done,
+    progress: progressPercent(view.done, total),
+    complete,
+    deadline: deadline !== null ? toIso(deadline) : null,
+    deadline_status: deadlineStatus(deadline, course.deadline_warning_days, complete, now),
+    items: view.items,
+  };
+}

@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { AttemptRecord, CourseItems, CourseRules, LessonRecord } from './engine.js';
+
+const CHUNK = 2000;
+function chunks<T>(list: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += CHUNK) out.push(list.slice(i, i + CHUNK));
+  return out;
+}
+
+export interface LoadedRecords {
+  lessons: Map<string, LessonRecord[]>;
+  attempts: Map<string, AttemptRecord[]>;
+}
+/** Key of a learner's records for an item: `${userId}:${itemId}`. */
+export const recordKey = (userId: number, itemId: number) => `${userId}:${itemId}`;
+
+/** Set-based loading for the engine: a fixed number of queries whatever the number of users and courses. */
+export class ProgressRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async courseRules(courseIds?: readonly number[]): Promise<CourseRules[]> {
+    if (courseIds?.length === 0) return [];
+    let q = this.db
+      .selectFrom('courses')
+      .select([
+        'id',
+        'is_published',
+        'accessibility',
+        'has_deadline',
+        'deadline_type',
+        'deadline_value',
+        'deadline_warning_days',
+        'has_recurrence',
+        'recurrence_value',
+      ]);
+    if (courseIds) q = q.where('id', 'in', courseIds);
+    return q.execute();
+  }
+
+  /** Published lessons and tests of each course, in module and item order. */
+  async publishedItems(
+    courseIds: readonly number[],
+  ): Promise<Map<number, CourseItems & { lessonIds: number[]; testIds: number[] }>> {
+    const out = new Map<number, { lessonIds: number[]; testIds: number[] }>();
+    for (const id of courseIds) out.set(id, { lessonIds: [], testIds: [] });
+    if (courseIds.length === 0) return out;
+    const [lessons, tests] = await Promise.all([
+      this.db
+        .selectFrom('lessons')
+        .innerJoin('modules', 'modules.id', 'lessons.module_id')
+        .select(['modules.course_id', 'lessons.id'])
+        .where('modules.course_id', 'in', courseIds)
+        .where('lessons.is_published', '=', true)
+        .orderBy('modules.sort_order')
+        .orderBy('lessons.sort_order')
+        .orderBy('lessons.id')
+        .execute(),
+      this.db
+        .selectFrom('tests')
+        .innerJoin('modules', 'modules.id', 'tests.module_id')
+        .select(['modules.course_id', 'tests.id'])
+        .where('modules.course_id', 'in', courseIds)
+        .where('tests.is_published', '=', true)
+        .orderBy('modules.sort_order')
+        .orderBy('tests.sort_order')
+        .orderBy('tests.id')
+        .execute(),
+    ]);
+    for (const l of lessons) out.get(l.course_id)?.lessonIds.push(l.id);
+    for (const t of tests) out.get(t.course_id)?.testIds.push(t.id);
+    return out;
+  }
+
+  async records(
+    userIds: readonly number[],
+    lessonIds: readonly number[],
+    testIds: readonly number[],
+  ): Promise<LoadedRecords> {
+    const lessons = new Map<string, LessonRecord[]>();
+    const attempts = new Map<string, AttemptRecord[]>();
+    for (const users of chunks(userIds)) {
+      const [lp, ta] = await Promise.all([
+        lessonIds.length === 0
+          ? Promise.resolve([])
+          : this.db
+              .selectFrom('lesson_progress')
+              .select(['user_id', 'lesson_id', 'started_at', 'completed_at'])
+              .where('user_id', 'in', users)
+              .where('lesson_id', 'in', lessonIds)
+              .execute(),
+        testIds.length === 0
+          ? Promise.resolve([])
+          : this.db
+              .selectFrom('test_attempts')
+              .select(['user_id', 'test_id', 'started_at', 'finished_at', 'is_passed'])
+              .where('user_id', 'in', users)
+              .where('test_id', 'in', testIds)
+              .execute(),
+      ]);
+      for (const r of lp) {
+        const k = recordKey(r.user_id, r.lesson_id);
+        const list = lessons.get(k);
+        if (list) list.push(r);
+        else lessons.set(k, [r]);
+      }
+      for (const r of ta) {
+        const k = recordKey(r.user_id, r.test_id);
+        const list = attempts.get(k);
+        if (list) list.push(r);
+        else attempts.set(k, [r]);
+      }
+    }
+    return { lessons, attempts };
+  }
+}

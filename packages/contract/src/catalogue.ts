@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+const counter = z.object({ total: z.number().int(), completed: z.number().int() });
+
+/** The pseudo-category of courses without a category (spec 03 §2.3). */
+export const UNCATEGORISED_ID = -1;
+export const UNCATEGORISED_NAME = 'Без категории';
+
+/** A course card in the admin catalogue, GET /api/courses (spec 03 §3 "Course (catalogue)"). */
+export const catalogueCourse = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  image: z.string().nullable(),
+  url: z.string(),
+  is_published: z.boolean(),
+  category_id: z.number().int().nullable(),
+  groups: z.number().int(),
+  students: z.number().int(),
+  /** ISO time of the viewer's own deadline in the course, or null. */
+  deadline: z.string().nullable(),
+  lessons: counter,
+  test: counter,
+  progress: z.number().int(),
+  complete: z.boolean(),
+});
+export type CatalogueCourse = z.infer<typeof catalogueCourse>;
+
+export const catalogueCategory = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  sort_order: z.number().int(),
+  items: z.array(catalogueCourse),
+});
+export type CatalogueCategory = z.infer<typeof catalogueCategory>;
+export const catalogueResponse = z.object({
+  result: z.object({ success: z.literal(true), items: z.array(catalogueCategory) }),
+});
+
+const name = z.string().trim().min(1, 'Поле не может быть пустым').max(150, 'Не более 150 символов');
+
+/** POST /api/courses */
+export const createCourseRequest = z.object({
+  name: name.optional().default('Новый курс'),
+  category_id: z.number().int().positive().nullish(),
+});
+export const createCourseResponse = z.object({
+  result: z.object({
+    success: z.literal(true),
+    message: z.string(),
+    item: z.object({ id: z.number().int(), name: z.string(), category_id: z.number().int().nullable() }),
+  }),
+});
+
+export const categoryItem = z.object({ id: z.number().int(), name: z.string(), sort_order: z.number().int() });
+export type CategoryItem = z.infer<typeof categoryItem>;
+/** POST /api/courses/categories, PUT /api/courses/categories/{id} */
+export const categoryNameRequest = z.object({ name: name.max(255) });
+export const categoryResponse = z.object({
+  result: z.object({ success: z.literal(true), message: z.string(), item: categoryItem }),
+});
+/** POST /api/courses/categories/update: order and names in one go, on leaving edit mode. */
+export const categoriesBulkRequest = z.object({
+  categories: z
+    .array(z.object({ id: z.number().int(), name: name.max(255), sort_order: z.number().int().min(0) }))
+    .max(1000),
+});
+
+/** A course card on the home page, GET /api/user/courses (spec 01 §3 "Course (home list)"). */
+export const homeCourse = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  image: z.string().nullable(),
+  url: z.string(),
+  groups: z.number().int(),
+  students: z.number().int(),
+  deadline: z.string().nullable(),
+  deadline_status: z.enum(['overdue', 'almost_overdue', 'in_order']).nullable(),
+  lessons: counter,
+  test: counter,
+  progress: z.number().int(),
+  complete: z.boolean(),
+});
+export type HomeCourse = z.infer<typeof homeCourse>;
+export const homeCategory = z.object({ id: z.number().int(), name: z.string(), items: z.array(homeCourse) });
+export type HomeCategory = z.infer<typeof homeCategory>;
+export const userCoursesHomeResponse = z.object({
+  result: z.object({ success: z.literal(true), categories: z.array(homeCategory) }),
+});
+
+/** GET /api/user/started-lessons */
+export const startedLesson = z.object({
+  id: z.number().int(),
+  course_id: z.number().int(),
+  name: z.string(),
+  module: z.string(),
+  section: z.string(),
+  image: z.string().nullable(),
+});
+export type StartedLesson = z.infer<typeof startedLesson>;
+export const startedLessonsResponse = z.object({
+  result: z.object({ success: z.literal(true), items: z.array(startedLesson) }),
+});
