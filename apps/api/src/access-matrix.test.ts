@@ -1,6 +1,6 @@
 import type { RoleCode } from '@lms/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, type Access } from './platform/access.js';
+import { ADMIN, STAFF, type Access } from './platform/access.js';
 import { Client, clientAs, createTestApp, dialectName, type TestContext } from './test/harness.js';
 
 type Who = 'anonymous' | RoleCode;
@@ -50,6 +50,19 @@ const RULES: Record<string, Rule> = {
   'PUT /api/study-groups/:id': { access: ADMIN, ok: 422, path: '/api/study-groups/999999' },
   'DELETE /api/study-groups/:id': { access: ADMIN, ok: 404, path: '/api/study-groups/999999' },
   'GET /api/study-groups/:id/courses': { access: ADMIN, ok: 404, path: '/api/study-groups/999999/courses' },
+  'GET /api/courses': { access: STAFF, ok: 200 },
+  'POST /api/courses': { access: STAFF, ok: 422, body: { name: '' } },
+  'POST /api/courses/categories': { access: STAFF, ok: 422, body: { name: '' } },
+  'POST /api/courses/categories/update': { access: STAFF, ok: 422 },
+  'PUT /api/courses/categories/:id': {
+    access: STAFF,
+    ok: 404,
+    path: '/api/courses/categories/999999',
+    body: { name: 'X' },
+  },
+  'DELETE /api/courses/categories/:id': { access: STAFF, ok: 404, path: '/api/courses/categories/999999' },
+  'GET /api/user/courses': { access: 'authenticated', ok: 200 },
+  'GET /api/user/started-lessons': { access: 'authenticated', ok: 200 },
   'GET /api/menu': { access: 'authenticated', ok: 200 },
   'GET /ziggy': { access: 'public', ok: 200 },
   'GET /api/config': { access: 'public', ok: 200 },

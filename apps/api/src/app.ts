@@ -18,6 +18,9 @@ import type { Db } from './db/connect.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
+import { CatalogueRepository } from './modules/catalogue/repository.js';
+import { catalogueRoutes } from './modules/catalogue/routes.js';
+import { CatalogueService } from './modules/catalogue/service.js';
 import { DepartmentsRepository } from './modules/departments/repository.js';
 import { departmentsRoutes } from './modules/departments/routes.js';
 import { DepartmentsService } from './modules/departments/service.js';
@@ -25,7 +28,13 @@ import { CourseOptions } from './modules/enrollment/courseOptions.js';
 import { GroupsRepository } from './modules/groups/repository.js';
 import { groupsRoutes } from './modules/groups/routes.js';
 import { GroupsService } from './modules/groups/service.js';
+import { EnrollmentRepository } from './modules/enrollment/repository.js';
+import { HomeRepository } from './modules/home/repository.js';
+import { homeRoutes } from './modules/home/routes.js';
+import { HomeService } from './modules/home/service.js';
 import { menuRoutes } from './modules/menu/routes.js';
+import { ProgressRepository } from './modules/progress/repository.js';
+import { LearningEngine } from './modules/progress/service.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { UsersService } from './modules/users/service.js';
@@ -147,6 +156,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     departmentsRoutes(new DepartmentsService(new DepartmentsRepository(db.kysely), courseOptions, clock)),
   );
   await app.register(groupsRoutes(new GroupsService(new GroupsRepository(db.kysely), courseOptions, clock)));
+
+  const enrollment = new EnrollmentRepository(db.kysely);
+  const engine = new LearningEngine(new ProgressRepository(db.kysely), enrollment, clock);
+  const catalogueRepo = new CatalogueRepository(db.kysely);
+  await app.register(catalogueRoutes(new CatalogueService(catalogueRepo, engine, enrollment, clock)));
+  await app.register(homeRoutes(new HomeService(new HomeRepository(db.kysely), catalogueRepo, engine, enrollment)));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
 
   const indexHtml = existsSync(join(config.webDist, 'index.html'));

@@ -42,7 +42,8 @@ const name = z.string().trim().min(1, 'Поле не может быть пус�
 /** POST /api/courses */
 export const createCourseRequest = z.object({
   name: name.optional().default('Новый курс'),
-  category_id: z.number().int().positive().nullish(),
+  /** -1 (the uncategorised pseudo-category) or null: no category. */
+  category_id: z.number().int().nullish(),
 });
 export const createCourseResponse = z.object({
   result: z.object({

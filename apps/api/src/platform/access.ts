@@ -9,6 +9,8 @@ declare module 'fastify' {
     access?: Access;
     /** Named route, published by GET /ziggy. */
     name?: string;
+    /** The 403 text for a role the rule does not admit (default 'Доступ запрещен'). */
+    forbiddenMessage?: string;
   }
   interface FastifyRequest {
     /** The session of the request's cookie, resolved once on first use. */

@@ -16,6 +16,12 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: MESSAGES.badJson,
 };
 
+/** A race that the service checks missed: the database's unique constraint still answers 422. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
 /** One error shape for the whole API: `{ result: { success: false, message } }` (+ `errors` on 422). */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -30,6 +36,9 @@ export function installErrorHandler(app: FastifyInstance): void {
       }
       const first = Object.values(errors)[0]?.[0] ?? MESSAGES.validation;
       return reply.code(422).send(body(first, errors));
+    }
+    if (isUniqueViolation(error)) {
+      return reply.code(422).send(body(MESSAGES.duplicate));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -133,6 +133,8 @@ export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void 
     if (access === undefined || access === 'public') return;
     const session = await request.currentSession();
     if (!session) throw unauthorized();
-    if (access !== 'authenticated' && !access.includes(session.user.role)) throw forbidden();
+    if (access !== 'authenticated' && !access.includes(session.user.role)) {
+      throw forbidden(request.routeOptions.config.forbiddenMessage);
+    }
   });
 }

@@ -208,3 +208,74 @@ export async function createDepartment(db: Db, name = `Отдел ${Math.random(
 export async function roleId(db: Db, code: RoleCode) {
   return (await db.kysely.selectFrom('roles').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
 }
+
+/** A module with published lessons and tests, for progress fixtures. */
+export async function createModuleWith(
+  db: Db,
+  courseId: number,
+  spec: { lessons?: number; tests?: number; unpublishedLessons?: number; name?: string } = {},
+) {
+  const mod = await db.kysely
+    .insertInto('modules')
+    .values({ course_id: courseId, name: spec.name ?? 'Модуль 1', is_published: true })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const lessonIds: number[] = [];
+  const testIds: number[] = [];
+  for (let i = 0; i < (spec.lessons ?? 0) + (spec.unpublishedLessons ?? 0); i++) {
+    const row = await db.kysely
+      .insertInto('lessons')
+      .values({ module_id: mod.id, name: `Урок ${i + 1}`, is_published: i < (spec.lessons ?? 0), sort_order: i })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    lessonIds.push(row.id);
+  }
+  for (let i = 0; i < (spec.tests ?? 0); i++) {
+    const row = await db.kysely
+      .insertInto('tests')
+      .values({ module_id: mod.id, name: `Тест ${i + 1}`, is_published: true, sort_order: 100 + i })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    testIds.push(row.id);
+  }
+  return { moduleId: mod.id, lessonIds, testIds };
+}
+
+export async function recordLesson(
+  db: Db,
+  userId: number,
+  lessonId: number,
+  startedAt: string | null,
+  completedAt: string | null,
+) {
+  await db.kysely
+    .insertInto('lesson_progress')
+    .values({ user_id: userId, lesson_id: lessonId, started_at: startedAt, completed_at: completedAt })
+    .execute();
+}
+
+export async function recordAttempt(
+  db: Db,
+  userId: number,
+  testId: number,
+  n: number,
+  finishedAt: string,
+  passed: boolean,
+) {
+  await db.kysely
+    .insertInto('test_attempts')
+    .values({
+      user_id: userId,
+      test_id: testId,
+      attempt_number: n,
+      started_at: new Date(new Date(finishedAt).getTime() - 60_000).toISOString(),
+      finished_at: finishedAt,
+      open_marker: null,
+      question_order: '[]',
+      answer_order: '{}',
+      score: passed ? 100 : 0,
+      correct_answers: passed ? 1 : 0,
+      is_passed: passed,
+    })
+    .execute();
+}

@@ -19,7 +19,30 @@ export class EnrollmentRepository {
   async list(filter: { userIds?: readonly number[]; courseIds?: readonly number[] } = {}): Promise<Enrollment[]> {
     const { userIds, courseIds } = filter;
     if (userIds?.length === 0 || courseIds?.length === 0) return [];
-    const sources = this.db
+    let q = this.db
+      .selectFrom(this.sources().as('s'))
+      .select(['s.user_id', 's.course_id', (eb) => eb.fn.min<string>('s.at').as('enrolled_at')])
+      .groupBy(['s.user_id', 's.course_id']);
+    if (userIds) q = q.where('s.user_id', 'in', userIds);
+    if (courseIds) q = q.where('s.course_id', 'in', courseIds);
+    return q.orderBy('s.user_id').orderBy('s.course_id').execute();
+  }
+
+  /** Number of enrolled users per course (the cards' student counter), in one query. */
+  async countByCourse(courseIds: readonly number[]): Promise<Map<number, number>> {
+    if (courseIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom(this.sources().as('s'))
+      .select(['s.course_id', (eb) => eb.fn.count<number>('s.user_id').distinct().as('students')])
+      .where('s.course_id', 'in', courseIds)
+      .groupBy('s.course_id')
+      .execute();
+    return new Map(rows.map((r) => [r.course_id, Number(r.students)]));
+  }
+
+  /** Every (user, course, time) an assignment gives, from the three sources. */
+  private sources() {
+    return this.db
       .selectFrom('user_courses')
       .select(['user_id', 'course_id', 'assigned_at as at'])
       .unionAll(
@@ -43,12 +66,5 @@ export class EnrollmentRepository {
             sql<string>`case when gu.added_at > gc.assigned_at then gu.added_at else gc.assigned_at end`.as('at'),
           ]),
       );
-    let q = this.db
-      .selectFrom(sources.as('s'))
-      .select(['s.user_id', 's.course_id', (eb) => eb.fn.min<string>('s.at').as('enrolled_at')])
-      .groupBy(['s.user_id', 's.course_id']);
-    if (userIds) q = q.where('s.user_id', 'in', userIds);
-    if (courseIds) q = q.where('s.course_id', 'in', courseIds);
-    return q.orderBy('s.user_id').orderBy('s.course_id').execute();
   }
 }

@@ -1,0 +1,103 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DAY } from '../../platform/clock.js';
+import {
+  clientAs,
+  createCourse,
+  createModuleWith,
+  createTestApp,
+  dialectName,
+  recordAttempt,
+  recordLesson,
+  type Client,
+  type TestContext,
+} from '../../test/harness.js';
+
+describe(`home calls (${dialectName})`, () => {
+  let ctx: TestContext;
+  let admin: Client;
+  let learner: Client;
+  let learnerId: number;
+  beforeEach(async () => {
+    ctx = await createTestApp();
+    admin = (await clientAs(ctx, 'admin')).client;
+    const l = await clientAs(ctx, 'learner');
+    learner = l.client;
+    learnerId = l.user.id;
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+  const at = (days: number) => new Date(ctx.clock.now().getTime() + days * DAY).toISOString();
+
+  it('shows exactly the visible courses, grouped by category, with engine counters', async () => {
+    const cat = (await admin.post('/api/courses/categories', { name: 'Обязательное' })).json().result.item.id;
+    const assigned = await createCourse(ctx.db, 'Назначенный', { category_id: cat });
+    const open = await createCourse(ctx.db, 'Для всех');
+    const hidden = await createCourse(ctx.db, 'Не назначенный', { category_id: cat });
+    const draft = await createCourse(ctx.db, 'Черновик', { is_published: false });
+    const nobody = await createCourse(ctx.db, 'Скрытый');
+    await ctx.db.kysely.updateTable('courses').set({ accessibility: 'everyone' }).where('id', '=', open).execute();
+    await ctx.db.kysely.updateTable('courses').set({ accessibility: 'nobody' }).where('id', '=', nobody).execute();
+    await ctx.db.kysely
+      .updateTable('courses')
+      .set({ has_deadline: true, deadline_value: 5, deadline_warning_days: 2 })
+      .where('id', '=', assigned)
+      .execute();
+    await admin.post('/api/admin/user-courses/attach', { user_id: learnerId, course_ids: [assigned, draft, nobody] });
+    expect(hidden).toBeGreaterThan(0);
+    const { lessonIds, testIds } = await createModuleWith(ctx.db, assigned, {
+      lessons: 3,
+      tests: 2,
+      unpublishedLessons: 2,
+    });
+    await recordLesson(ctx.db, learnerId, lessonIds[0] ?? 0, at(-1), at(-0.5));
+    await recordLesson(ctx.db, learnerId, lessonIds[1] ?? 0, at(-1), null);
+    await recordAttempt(ctx.db, learnerId, testIds[0] ?? 0, 1, at(-0.2), true);
+    await recordAttempt(ctx.db, learnerId, testIds[1] ?? 0, 1, at(-0.1), false);
+
+    const res = await learner.get('/api/user/courses');
+    expect(res.statusCode).toBe(200);
+    const { categories } = res.json().result;
+    expect(
+      categories.map((c: { name: string; items: { name: string }[] }) => [c.name, c.items.map((i) => i.name)]),
+    ).toEqual([
+      ['Обязательное', ['Назначенный']],
+      ['Без категории', ['Для всех']],
+    ]);
+    expect(categories[0].items[0]).toEqual({
+      id: assigned,
+      name: 'Назначенный',
+      image: null,
+      url: `/courses/${assigned}`,
+      groups: 0,
+      students: 1,
+      deadline: at(5),
+      deadline_status: 'in_order',
+      lessons: { total: 3, completed: 1 },
+      test: { total: 2, completed: 1 },
+      progress: 40,
+      complete: false,
+    });
+  });
+
+  it('started lessons: not finished, newest first, with module and course names', async () => {
+    const course = await createCourse(ctx.db, 'Курс');
+    await admin.post('/api/admin/user-courses/attach', { user_id: learnerId, course_ids: [course] });
+    const { lessonIds } = await createModuleWith(ctx.db, course, { lessons: 3, name: 'Введение' });
+    await recordLesson(ctx.db, learnerId, lessonIds[0] ?? 0, at(-3), null);
+    await recordLesson(ctx.db, learnerId, lessonIds[1] ?? 0, at(-1), null);
+    await recordLesson(ctx.db, learnerId, lessonIds[2] ?? 0, at(-2), at(-1));
+    const items = (await learner.get('/api/user/started-lessons')).json().result.items;
+    expect(items).toEqual([
+      { id: lessonIds[1], course_id: course, name: 'Урок 2', module: 'Введение', section: 'Курс', image: null },
+      { id: lessonIds[0], course_id: course, name: 'Урок 1', module: 'Введение', section: 'Курс', image: null },
+    ]);
+    await admin.post('/api/admin/user-courses/detach', { user_id: learnerId, course_ids: [course] });
+    expect((await learner.get('/api/user/started-lessons')).json().result.items).toEqual([]);
+  });
+
+  it('needs a session', async () => {
+    const { Client } = await import('../../test/harness.js');
+    expect((await new Client(ctx.app).get('/api/user/courses')).statusCode).toBe(401);
+  });
+});
