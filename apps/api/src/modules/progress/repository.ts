@@ -9,12 +9,17 @@ function chunks<T>(list: readonly T[]): T[][] {
   return out;
 }
 
-export interface LoadedRecords {
-  lessons: Map<string, LessonRecord[]>;
-  attempts: Map<string, AttemptRecord[]>;
+/** A learner's records by item id (what engine.courseState reads). */
+export interface UserRecords {
+  lessons: Map<number, LessonRecord[]>;
+  attempts: Map<number, AttemptRecord[]>;
 }
-/** Key of a learner's records for an item: `${userId}:${itemId}`. */
-export const recordKey = (userId: number, itemId: number) => `${userId}:${itemId}`;
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
 
 /** Set-based loading for the engine: a fixed number of queries whatever the number of users and courses. */
 export class ProgressRepository {
@@ -73,45 +78,30 @@ export class ProgressRepository {
     return out;
   }
 
-  async records(
-    userIds: readonly number[],
-    lessonIds: readonly number[],
-    testIds: readonly number[],
-  ): Promise<LoadedRecords> {
-    const lessons = new Map<string, LessonRecord[]>();
-    const attempts = new Map<string, AttemptRecord[]>();
+  /** Every lesson and test record of the given users, grouped by user (two queries per 2000 users). */
+  async records(userIds: readonly number[]): Promise<Map<number, UserRecords>> {
+    const out = new Map<number, UserRecords>();
+    const of = (userId: number) => {
+      let r = out.get(userId);
+      if (!r) out.set(userId, (r = { lessons: new Map(), attempts: new Map() }));
+      return r;
+    };
     for (const users of chunks(userIds)) {
       const [lp, ta] = await Promise.all([
-        lessonIds.length === 0
-          ? Promise.resolve([])
-          : this.db
-              .selectFrom('lesson_progress')
-              .select(['user_id', 'lesson_id', 'started_at', 'completed_at'])
-              .where('user_id', 'in', users)
-              .where('lesson_id', 'in', lessonIds)
-              .execute(),
-        testIds.length === 0
-          ? Promise.resolve([])
-          : this.db
-              .selectFrom('test_attempts')
-              .select(['user_id', 'test_id', 'started_at', 'finished_at', 'is_passed'])
-              .where('user_id', 'in', users)
-              .where('test_id', 'in', testIds)
-              .execute(),
+        this.db
+          .selectFrom('lesson_progress')
+          .select(['user_id', 'lesson_id', 'started_at', 'completed_at'])
+          .where('user_id', 'in', users)
+          .execute(),
+        this.db
+          .selectFrom('test_attempts')
+          .select(['user_id', 'test_id', 'started_at', 'finished_at', 'is_passed'])
+          .where('user_id', 'in', users)
+          .execute(),
       ]);
-      for (const r of lp) {
-        const k = recordKey(r.user_id, r.lesson_id);
-        const list = lessons.get(k);
-        if (list) list.push(r);
-        else lessons.set(k, [r]);
-      }
-      for (const r of ta) {
-        const k = recordKey(r.user_id, r.test_id);
-        const list = attempts.get(k);
-        if (list) list.push(r);
-        else attempts.set(k, [r]);
-      }
+      for (const r of lp) push(of(r.user_id).lessons, r.lesson_id, r);
+      for (const r of ta) push(of(r.user_id).attempts, r.test_id, r);
     }
-    return { lessons, attempts };
+    return out;
   }
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
-import { courseState, isVisible, type AttemptRecord, type CourseState, type LessonRecord } from './engine.js';
-import { recordKey, type ProgressRepository } from './repository.js';
+import { courseState, isVisible, type CourseState } from './engine.js';
+import type { ProgressRepository } from './repository.js';
 
 export const stateKey = (userId: number, courseId: number) => `${userId}:${courseId}`;
 
@@ -26,41 +26,39 @@ export class LearningEngine {
     opts: { enrolledOnly?: boolean } = {},
   ): Promise<Map<string, CourseState>> {
     const out = new Map<string, CourseState>();
-    if (userIds.length === 0) return out;
-    const courses = await this.repo.courseRules(courseIds);
+    if (userIds.length === 0 || courseIds?.length === 0) return out;
+    const enrollments = await this.enrollment.list({ userIds, ...(courseIds ? { courseIds } : {}) });
+    const wanted = opts.enrolledOnly ? [...new Set(enrollments.map((e) => e.course_id))] : courseIds;
+    const courses = await this.repo.courseRules(wanted);
     if (courses.length === 0) return out;
-    const ids = courses.map((c) => c.id);
-    const [items, enrollments] = await Promise.all([
-      this.repo.publishedItems(ids),
-      this.enrollment.list({ userIds, courseIds: ids }),
+    const [items, records] = await Promise.all([
+      this.repo.publishedItems(courses.map((c) => c.id)),
+      this.repo.records(userIds),
     ]);
-    const enrolledAt = new Map(enrollments.map((e) => [stateKey(e.user_id, e.course_id), e.enrolled_at]));
-    const allLessons = [...items.values()].flatMap((i) => i.lessonIds);
-    const allTests = [...items.values()].flatMap((i) => i.testIds);
-    const records = await this.repo.records(userIds, allLessons, allTests);
     const now = this.clock.now();
-
+    const byId = new Map(courses.map((c) => [c.id, c]));
+    const none = { lessons: new Map(), attempts: new Map() };
+    const state = (userId: number, courseId: number, enrolledAt: string | null) => {
+      const course = byId.get(courseId);
+      if (!course) return;
+      out.set(
+        stateKey(userId, courseId),
+        courseState({
+          course,
+          items: items.get(courseId) ?? { lessonIds: [], testIds: [] },
+          records: records.get(userId) ?? none,
+          enrolledAt,
+          now,
+        }),
+      );
+    };
+    if (opts.enrolledOnly) {
+      for (const e of enrollments) state(e.user_id, e.course_id, e.enrolled_at);
+      return out;
+    }
+    const enrolledAt = new Map(enrollments.map((e) => [stateKey(e.user_id, e.course_id), e.enrolled_at]));
     for (const userId of userIds) {
-      for (const course of courses) {
-        const key = stateKey(userId, course.id);
-        const enrolled = enrolledAt.get(key) ?? null;
-        if (opts.enrolledOnly && enrolled === null) continue;
-        const courseItems = items.get(course.id) ?? { lessonIds: [], testIds: [] };
-        const lessons = new Map<number, LessonRecord[]>();
-        const attempts = new Map<number, AttemptRecord[]>();
-        for (const id of courseItems.lessonIds) {
-          const r = records.lessons.get(recordKey(userId, id));
-          if (r) lessons.set(id, r);
-        }
-        for (const id of courseItems.testIds) {
-          const r = records.attempts.get(recordKey(userId, id));
-          if (r) attempts.set(id, r);
-        }
-        out.set(
-          key,
-          courseState({ course, items: courseItems, records: { lessons, attempts }, enrolledAt: enrolled, now }),
-        );
-      }
+      for (const course of courses) state(userId, course.id, enrolledAt.get(stateKey(userId, course.id)) ?? null);
     }
     return out;
   }
