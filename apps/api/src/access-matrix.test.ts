@@ -63,6 +63,7 @@ const RULES: Record<string, Rule> = {
   'DELETE /api/courses/categories/:id': { access: STAFF, ok: 404, path: '/api/courses/categories/999999' },
   'GET /api/user/courses': { access: 'authenticated', ok: 200 },
   'GET /api/user/started-lessons': { access: 'authenticated', ok: 200 },
+  'GET /storage/*': { access: 'authenticated', ok: 404, path: '/storage/none.png' },
   'GET /api/menu': { access: 'authenticated', ok: 200 },
   'GET /ziggy': { access: 'public', ok: 200 },
   'GET /api/config': { access: 'public', ok: 200 },

@@ -25,6 +25,9 @@ import { DepartmentsRepository } from './modules/departments/repository.js';
 import { departmentsRoutes } from './modules/departments/routes.js';
 import { DepartmentsService } from './modules/departments/service.js';
 import { CourseOptions } from './modules/enrollment/courseOptions.js';
+import { FilesRepository } from './modules/files/repository.js';
+import { storageRoutes } from './modules/files/routes.js';
+import { Storage } from './modules/files/storage.js';
 import { GroupsRepository } from './modules/groups/repository.js';
 import { groupsRoutes } from './modules/groups/routes.js';
 import { GroupsService } from './modules/groups/service.js';
@@ -163,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(catalogueRoutes(new CatalogueService(catalogueRepo, engine, enrollment, clock)));
   await app.register(homeRoutes(new HomeService(new HomeRepository(db.kysely), catalogueRepo, engine, enrollment)));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
+  await app.register(storageRoutes({ storage: new Storage(config.dataDir), files: new FilesRepository(db.kysely) }));
 
   const indexHtml = existsSync(join(config.webDist, 'index.html'));
   if (indexHtml) {
