@@ -1,10 +1,14 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT, startServer } from './server.js';
+import { rmSync } from 'node:fs';
+import { startServer } from './server.js';
 
-export default async function globalSetup(): Promise<void> {
+/** Starts one server for the run; the returned function (Playwright's teardown) stops it. */
+export default async function globalSetup(): Promise<() => Promise<void>> {
   const server = await startServer();
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATA_DIR = server.dataDir;
-  writeFileSync(join(ROOT, 'e2e/.tmp-server.pid'), String(server.process.pid));
+  return async () => {
+    server.process.kill('SIGTERM');
+    await new Promise((r) => server.process.once('exit', r).once('error', r));
+    rmSync(server.dataDir, { recursive: true, force: true });
+  };
 }

@@ -9,7 +9,6 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   retries: 0,
   globalSetup: './global-setup.ts',
-  globalTeardown: './global-teardown.ts',
   reporter: [['list']],
   outputDir: './.tmp/results',
   use: {

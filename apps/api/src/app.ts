@@ -171,6 +171,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const indexHtml = existsSync(join(config.webDist, 'index.html'));
   if (indexHtml) {
     await app.register(fastifyStatic, { root: config.webDist, wildcard: true, index: false });
+    // The client's entry: '/' itself is a folder to the static plugin.
+    app.get('/', { config: { access: 'public' }, schema: { hide: true } }, (_request, reply) =>
+      reply.header('cache-control', 'no-cache').sendFile('index.html'),
+    );
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';

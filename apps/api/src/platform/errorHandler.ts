@@ -16,6 +16,14 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: MESSAGES.badJson,
 };
 
+const BY_STATUS: Record<number, string> = {
+  401: MESSAGES.unauthenticated,
+  403: MESSAGES.forbidden,
+  404: MESSAGES.notFound,
+  413: MESSAGES.tooLarge,
+  422: MESSAGES.validation,
+};
+
 /** A race that the service checks missed: the database's unique constraint still answers 422. */
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
@@ -42,7 +50,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send(body(FRAMEWORK_MESSAGES[error.code] ?? MESSAGES.validation));
+      return reply.code(status).send(body(FRAMEWORK_MESSAGES[error.code] ?? BY_STATUS[status] ?? MESSAGES.badRequest));
     }
     if (status === 503) return reply.code(503).send(body(MESSAGES.shuttingDown));
     request.log.error({ err: error }, 'request failed');

@@ -24,8 +24,8 @@ function Root() {
 
 /** Protected screens of the main layout (spec 01 §2.1). Later issues replace the placeholders. */
 const protectedScreens: RouteObject[] = [
-  { index: true, ...screen(placeholder) }, // home
-  { path: 'management', ...screen(placeholder) },
+  { index: true, ...screen(() => import('../features/home/HomePage')) },
+  { path: 'management', ...screen(() => import('../features/catalogue/CataloguePage')) },
   { path: 'management/constructor/:courseId', ...screen(placeholder) },
   { path: 'management/constructor/:courseId/settings', ...screen(placeholder) },
   { path: 'management/constructor/:courseId/test/:testId', ...screen(placeholder) },
@@ -56,8 +56,8 @@ export const routes: RouteObject[] = [
             element: <RedirectIfAuthenticated />,
             children: [{ path: 'login', ...screen(() => import('../features/auth/LoginPage')) }],
           },
-          { path: 'recovery', ...screen(placeholder) },
-          { path: 'recovery/confirm', ...screen(placeholder) },
+          { path: 'recovery', ...screen(() => import('../features/recovery/RecoveryRequestPage')) },
+          { path: 'recovery/confirm', ...screen(() => import('../features/recovery/RecoveryConfirmPage')) },
         ],
       },
       {

@@ -107,13 +107,13 @@ describe('main layout and route guards', () => {
 
   it('sends a signed-in user from /login to /', async () => {
     const { router } = setup('/login');
-    expect(await screen.findByRole('heading', { name: 'Раздел в разработке' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Мария, добрый день!' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
   });
 
   it('keeps the recovery pages public', async () => {
     setup('/recovery', { user: guest });
-    expect(await screen.findByRole('heading', { name: 'Раздел в разработке' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Восстановление пароля' })).toBeInTheDocument();
   });
 
   it('shows "Страница не найдена" with a link home on an unknown path', async () => {
@@ -138,7 +138,7 @@ describe('main layout and route guards', () => {
     await ue.type(await screen.findByLabelText('Почта'), 'petrova');
     await ue.type(screen.getByLabelText('Пароль'), 'secret');
     await ue.click(screen.getByRole('button', { name: 'Авторизоваться' }));
-    expect(await screen.findByRole('heading', { name: 'Раздел в разработке' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Мария, добрый день!' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
     expect(await screen.findByText('Вы успешно авторизованы')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Меню пользователя' })).toHaveTextContent('ПМ');

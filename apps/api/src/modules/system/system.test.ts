@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createTestApp, dialectName, type TestContext } from '../../test/harness.js';
@@ -66,6 +67,28 @@ describe('OpenAPI in production', () => {
     const ctx = await createTestApp({ NODE_ENV: 'production' });
     try {
       expect((await new Client(ctx.app).get('/docs/json')).statusCode).toBe(401);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('the built web client', () => {
+  it('is served at / and as the fallback of client routes; API paths stay JSON', async () => {
+    const web = mkdtempSync(join(tmpdir(), 'lms-web-'));
+    mkdirSync(join(web, 'assets'));
+    writeFileSync(join(web, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(join(web, 'assets', 'app.js'), 'console.log(1)');
+    const ctx = await createTestApp({ WEB_DIST: web });
+    try {
+      const client = new Client(ctx.app);
+      for (const path of ['/', '/login', '/courses/5/lesson/7', '/settings/groups']) {
+        const res = await client.get(path);
+        expect([path, res.statusCode, res.body]).toEqual([path, 200, '<!doctype html><div id="root"></div>']);
+      }
+      expect((await client.get('/assets/app.js')).body).toBe('console.log(1)');
+      expect((await client.get('/api/unknown')).json().result.message).toBe('Не найдено');
+      expect((await client.get('/assets/')).json().result.success).toBe(false);
     } finally {
       await ctx.close();
     }

@@ -1,0 +1,110 @@
+import { Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { T } from './texts';
+
+/** The name dialog closes in 300 ms (spec 03 §2.3, §9). */
+export const NAME_DIALOG_TRANSITION = { transition: 'pop', duration: 300, exitDuration: 300 } as const;
+
+export type NameDialogKind = 'course' | 'category';
+
+/** What became of a submit: close the dialog, or keep it open (with a message under the field). */
+export interface NameDialogOutcome {
+  close: boolean;
+  fieldError?: string;
+}
+
+export interface CategoryOption {
+  id: number;
+  name: string;
+}
+
+interface NameDialogProps {
+  opened: boolean;
+  kind: NameDialogKind;
+  /** Categories a new course can go to (the first is preselected unless `categoryId` says otherwise). */
+  categories?: CategoryOption[];
+  categoryId?: number | null;
+  onClose: () => void;
+  onSubmit: (name: string, categoryId: number | null) => Promise<NameDialogOutcome>;
+}
+
+/**
+ * Names a new course or category (spec 03 §2.3, §5): an empty name gives 'Поле не может быть
+ * пустым' and nothing is sent; what the server refuses (422) shows under the field. Mount it with a
+ * new key for each opening to start from an empty form.
+ */
+export function NameDialog({ opened, kind, categories = [], categoryId = null, onClose, onSubmit }: NameDialogProps) {
+  const [name, setName] = useState('');
+  const [category, setCategory] = useState(String(categoryId ?? categories[0]?.id ?? ''));
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const isCourse = kind === 'course';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const trimmed = name.trim();
+    if (trimmed === '') {
+      setError(T.emptyName);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const chosen = isCourse && category !== '' ? Number(category) : null;
+      const outcome = await onSubmit(trimmed, chosen);
+      if (outcome.fieldError) setError(outcome.fieldError);
+      if (outcome.close) onClose();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={busy ? () => {} : onClose}
+      title={isCourse ? T.newCourseTitle : T.newCategoryTitle}
+      transitionProps={NAME_DIALOG_TRANSITION}
+      centered
+      radius="lg"
+      padding="lg"
+      size={480}
+      overlayProps={{ backgroundOpacity: 0.45, blur: 2 }}
+      styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}
+    >
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={isCourse ? T.courseName : T.categoryName}
+            value={name}
+            onChange={(event) => {
+              setName(event.currentTarget.value);
+              if (error) setError(null);
+            }}
+            error={error}
+            maxLength={isCourse ? 150 : 255}
+            data-autofocus
+            autoComplete="off"
+          />
+          {isCourse && categories.length > 0 ? (
+            <NativeSelect
+              label={T.categoryField}
+              value={category}
+              onChange={(event) => setCategory(event.currentTarget.value)}
+              data={categories.map((c) => ({ value: String(c.id), label: c.name }))}
+            />
+          ) : null}
+          <Group justify="flex-end" gap="sm" mt="xs">
+            <Button variant="default" onClick={onClose} disabled={busy}>
+              {T.cancel}
+            </Button>
+            <Button type="submit" loading={busy}>
+              {T.create}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,17 @@
+/** The home page's texts (spec 01 §2.7, §5, §8). */
+export const HOME_TEXTS = {
+  subtitle: 'Сегодня отличный день, чтобы узнать новое или закрепить знания на практике',
+  continueTitle: 'Продолжить просмотр',
+  previous: 'Предыдущие уроки',
+  next: 'Следующие уроки',
+  continueLesson: 'Продолжить',
+  searchPlaceholder: 'Поиск по курсам',
+  coursesTitle: 'Мои курсы',
+  coursesLoading: 'Загрузка курсов...',
+  coursesError: 'Ошибка при загрузке курсов',
+  retry: 'Повторить',
+  noCourses: 'Вам пока не назначено ни одного курса',
+  noCoursesHint: 'Когда руководитель или администратор назначит вам обучение, курсы появятся здесь.',
+  clearSearch: 'Очистить поиск',
+  resetSearch: 'Сбросить поиск',
+} as const;

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { deadlineText, deadlineTone, parseDeadline } from './deadline';
+
+// Local time, as the browser shows it.
+const now = new Date(2026, 2, 10, 12, 0);
+const inDays = (days: number, hours = 0) => new Date(2026, 2, 10 + days, 12 + hours, 0).toISOString();
+
+describe('deadlineText', () => {
+  it("says 'Просрочено' for a moment in the past", () => {
+    expect(deadlineText(inDays(0, -1), now)).toBe('Просрочено');
+    expect(deadlineText(inDays(-40), now)).toBe('Просрочено');
+  });
+
+  it("says 'Сегодня' for later today", () => {
+    expect(deadlineText(inDays(0, 1), now)).toBe('Сегодня');
+    expect(deadlineText(new Date(2026, 2, 10, 23, 59), now)).toBe('Сегодня');
+  });
+
+  it('counts calendar days with Russian plural forms', () => {
+    expect(deadlineText(new Date(2026, 2, 11, 0, 30), now)).toBe('1 день');
+    expect(deadlineText(inDays(1), now)).toBe('1 день');
+    expect(deadlineText(inDays(2), now)).toBe('2 дня');
+    expect(deadlineText(inDays(3), now)).toBe('3 дня');
+    expect(deadlineText(inDays(4), now)).toBe('4 дня');
+    expect(deadlineText(inDays(5), now)).toBe('5 дней');
+    expect(deadlineText(inDays(11), now)).toBe('11 дней');
+    expect(deadlineText(inDays(14), now)).toBe('14 дней');
+    expect(deadlineText(inDays(21), now)).toBe('21 день');
+    expect(deadlineText(inDays(22), now)).toBe('22 дня');
+    expect(deadlineText(inDays(30), now)).toBe('30 дней');
+  });
+
+  it("accepts 'DD.MM.YYYY HH:MM' and plain dates", () => {
+    expect(deadlineText('12.03.2026 09:15', now)).toBe('2 дня');
+    expect(deadlineText('10.03.2026 18:00', now)).toBe('Сегодня');
+    expect(deadlineText('10.03.2026 11:59', now)).toBe('Просрочено');
+    expect(deadlineText('31.03.2026', now)).toBe('21 день');
+    expect(parseDeadline('05.01.2026 08:30')).toEqual(new Date(2026, 0, 5, 8, 30));
+  });
+
+  it('gives null for no or an invalid deadline', () => {
+    expect(deadlineText(null, now)).toBeNull();
+    expect(deadlineText('', now)).toBeNull();
+    expect(deadlineText('скоро', now)).toBeNull();
+    expect(deadlineText('31.02.2026 10:00', now)).toBeNull();
+  });
+});
+
+describe('deadlineTone', () => {
+  it('is red when past or overdue, orange when almost overdue', () => {
+    expect(deadlineTone(inDays(-1), 'in_order', now)).toBe('overdue');
+    expect(deadlineTone(inDays(3), 'overdue', now)).toBe('overdue');
+    expect(deadlineTone(inDays(2), 'almost_overdue', now)).toBe('almost_overdue');
+    expect(deadlineTone(inDays(20), 'in_order', now)).toBe('normal');
+    expect(deadlineTone(inDays(20), undefined, now)).toBe('normal');
+  });
+});

@@ -1,0 +1,70 @@
+import { DAY_FORMS, formatCount } from './plural';
+
+export const DEADLINE_PREFIX = 'Осталось';
+export const TEXT_OVERDUE = 'Просрочено';
+export const TEXT_TODAY = 'Сегодня';
+
+/** How a deadline is coloured: overdue red, almost overdue orange, otherwise neutral. */
+export type DeadlineTone = 'overdue' | 'almost_overdue' | 'normal';
+
+/** The server's deadline grouping of a course (spec 03 §4), when it sends one. */
+export type DeadlineStatus = 'overdue' | 'almost_overdue' | 'in_order' | null | undefined;
+
+const RU_DATE = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/**
+ * A deadline value as a Date (spec 01 §3): 'DD.MM.YYYY HH:MM' (also without the time, or with
+ * seconds) in local time, or anything `Date` can parse (ISO). Empty or invalid values give null.
+ */
+export function parseDeadline(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
+  if (typeof value === 'string') {
+    const match = RU_DATE.exec(value.trim());
+    if (match) {
+      const [, d, m, y, hh, mm, ss] = match;
+      const date = new Date(Number(y), Number(m) - 1, Number(d), Number(hh ?? 0), Number(mm ?? 0), Number(ss ?? 0));
+      // Reject overflowing parts such as 31.02.2026 instead of rolling them over.
+      if (date.getDate() !== Number(d) || date.getMonth() !== Number(m) - 1) return null;
+      return date;
+    }
+  }
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** Whole calendar days (local time) from `now`'s date to `date`'s date: today 0, tomorrow 1. */
+export function calendarDaysBetween(now: Date, date: Date): number {
+  const a = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
+  const b = Date.UTC(date.getFullYear(), date.getMonth(), date.getDate());
+  return Math.round((b - a) / (24 * 60 * 60 * 1000));
+}
+
+/**
+ * The time left to a deadline as a card shows it after 'Осталось' (spec 01 §9): a past moment
+ * 'Просрочено'; later today 'Сегодня'; then '1 день', '2 дня' … '4 дня', '5 дней', '21 день',
+ * '22 дня' (Russian plural rules). No or an invalid deadline gives null.
+ */
+export function deadlineText(value: string | number | Date | null | undefined, now: Date = new Date()): string | null {
+  const date = parseDeadline(value);
+  if (!date) return null;
+  if (date.getTime() < now.getTime()) return TEXT_OVERDUE;
+  const days = calendarDaysBetween(now, date);
+  if (days <= 0) return TEXT_TODAY;
+  return formatCount(days, DAY_FORMS);
+}
+
+/**
+ * The colour of a deadline: red when it has passed (or the server says overdue), orange when the
+ * server says almost overdue, neutral otherwise.
+ */
+export function deadlineTone(
+  value: string | number | Date | null | undefined,
+  status?: DeadlineStatus,
+  now: Date = new Date(),
+): DeadlineTone {
+  const date = parseDeadline(value);
+  if ((date && date.getTime() < now.getTime()) || status === 'overdue') return 'overdue';
+  if (status === 'almost_overdue') return 'almost_overdue';
+  return 'normal';
+}

@@ -1,0 +1,211 @@
+import { AspectRatio, Badge, Card, Group, Progress, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core';
+import {
+  IconAlertTriangle,
+  IconBook2,
+  IconCircleCheckFilled,
+  IconClockHour4,
+  IconListCheck,
+  IconUser,
+  IconUsersGroup,
+} from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import {
+  DEADLINE_PREFIX,
+  TEXT_OVERDUE,
+  deadlineText,
+  deadlineTone,
+  type DeadlineStatus,
+  type DeadlineTone,
+} from '../lib/deadline';
+import classes from './CourseCard.module.css';
+import placeholderImage from './images/course-placeholder.svg';
+
+/** The card fields shared by the home list and the admin catalogue (spec 01 §3, spec 03 §3). */
+export interface CourseCardCourse {
+  name: string;
+  image: string | null;
+  url: string;
+  groups: number;
+  students: number;
+  deadline: string | null;
+  deadline_status?: DeadlineStatus;
+  lessons: { total: number; completed: number };
+  test: { total: number; completed: number };
+  progress: number;
+  complete: boolean;
+}
+
+export const COURSE_TEXTS = {
+  groups: 'Учебные группы',
+  students: 'Ученики',
+  complete: 'Курс пройден',
+  progress: 'Прогресс по курсу',
+  lessons: (c: { total: number; completed: number }) => `${c.completed}/${c.total} лекций`,
+  tests: (c: { total: number; completed: number }) => `${c.completed}/${c.total} тестов`,
+} as const;
+
+/** The bundled picture shown when a course or lesson has no image. */
+export const COURSE_PLACEHOLDER_IMAGE = placeholderImage;
+
+const TONE_COLOR: Record<DeadlineTone, string | undefined> = {
+  overdue: 'red.7',
+  almost_overdue: 'orange.7',
+  normal: undefined,
+};
+
+function Counter({ icon, label, value }: { icon: ReactNode; label: string; value: number }) {
+  return (
+    <Group gap={4} wrap="nowrap" title={label} c="dimmed">
+      {icon}
+      <Text size="sm" c="dark.5" fw={500}>
+        <VisuallyHidden>{label}: </VisuallyHidden>
+        {value}
+      </Text>
+    </Group>
+  );
+}
+
+function Deadline({ course, now }: { course: CourseCardCourse; now?: Date | undefined }) {
+  const text = deadlineText(course.deadline, now);
+  if (!text) return null;
+  const tone = deadlineTone(course.deadline, course.deadline_status, now);
+  const color = TONE_COLOR[tone];
+  const overdue = text === TEXT_OVERDUE;
+  return (
+    <Group gap={6} wrap="nowrap" data-deadline-tone={tone} data-testid="course-deadline">
+      <Text c={color ?? 'dimmed'} lh={0}>
+        {overdue ? <IconAlertTriangle size={16} aria-hidden="true" /> : <IconClockHour4 size={16} aria-hidden="true" />}
+      </Text>
+      <Text size="sm" c={color}>
+        {overdue ? (
+          <Text span fw={600} inherit>
+            {text}
+          </Text>
+        ) : (
+          <>
+            <Text span c={color ?? 'dimmed'} inherit>
+              {DEADLINE_PREFIX}
+            </Text>{' '}
+            <Text span fw={600} inherit>
+              {text}
+            </Text>
+          </>
+        )}
+      </Text>
+    </Group>
+  );
+}
+
+interface CourseCardProps {
+  course: CourseCardCourse;
+  /** Shown over the image's top-left corner (the catalogue's published badge). */
+  badge?: ReactNode;
+  /** The moment deadlines are measured from (tests); now by default. */
+  now?: Date;
+}
+
+/**
+ * A course card linking to the course's url (spec 01 §2.7, §9; spec 03 §2.3): image or the
+ * placeholder, name, group and student counts, 'Осталось …' deadline, 'X/Y лекций' and
+ * 'X/Y тестов' when there are any, a progress bar with percent when above 0, 'Курс пройден'.
+ */
+export function CourseCard({ course, badge, now }: CourseCardProps) {
+  const showLessons = course.lessons.total > 0;
+  const showTests = course.test.total > 0;
+  return (
+    <Card component={Link} to={course.url} withBorder radius="lg" padding={0} className={classes.card}>
+      <div className={classes.media}>
+        <AspectRatio ratio={2}>
+          <img src={course.image ?? placeholderImage} alt="" className={classes.image} loading="lazy" />
+        </AspectRatio>
+        {badge ? <div className={classes.badge}>{badge}</div> : null}
+      </div>
+      <Stack p="md" gap={10} flex={1}>
+        <Text fw={600} lh={1.35} lineClamp={2}>
+          {course.name}
+        </Text>
+        <Group gap="md">
+          <Counter
+            icon={<IconUsersGroup size={16} aria-hidden="true" />}
+            label={COURSE_TEXTS.groups}
+            value={course.groups}
+          />
+          <Counter
+            icon={<IconUser size={16} aria-hidden="true" />}
+            label={COURSE_TEXTS.students}
+            value={course.students}
+          />
+        </Group>
+        <Deadline course={course} now={now} />
+        {showLessons || showTests ? (
+          <Group gap="md">
+            {showLessons ? (
+              <Group gap={4} wrap="nowrap" c="dimmed">
+                <IconBook2 size={16} aria-hidden="true" />
+                <Text size="sm" c="dark.5">
+                  {COURSE_TEXTS.lessons(course.lessons)}
+                </Text>
+              </Group>
+            ) : null}
+            {showTests ? (
+              <Group gap={4} wrap="nowrap" c="dimmed">
+                <IconListCheck size={16} aria-hidden="true" />
+                <Text size="sm" c="dark.5">
+                  {COURSE_TEXTS.tests(course.test)}
+                </Text>
+              </Group>
+            ) : null}
+          </Group>
+        ) : null}
+        {course.progress > 0 || course.complete ? (
+          <Stack gap={8} mt="auto">
+            {course.progress > 0 ? (
+              <Group gap="sm" wrap="nowrap">
+                <Progress
+                  value={Math.min(100, Math.max(0, course.progress))}
+                  color={course.complete ? 'green' : 'brand'}
+                  size="md"
+                  radius="xl"
+                  flex={1}
+                  aria-label={COURSE_TEXTS.progress}
+                />
+                <Text size="sm" fw={600} miw={38} ta="right">
+                  {course.progress}%
+                </Text>
+              </Group>
+            ) : null}
+            {course.complete ? (
+              <Badge
+                color="green"
+                variant="light"
+                radius="sm"
+                size="lg"
+                tt="none"
+                fw={600}
+                leftSection={<IconCircleCheckFilled size={16} aria-hidden="true" />}
+                style={{ alignSelf: 'flex-start' }}
+              >
+                {COURSE_TEXTS.complete}
+              </Badge>
+            ) : null}
+          </Stack>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}
+
+/** A responsive grid of course cards: 1 column on phones up to 4 on wide screens. */
+export function CourseGrid({ children }: { children: ReactNode }) {
+  return (
+    <SimpleGrid
+      type="container"
+      cols={{ base: 1, '520px': 2, '800px': 3, '1120px': 4 }}
+      spacing="lg"
+      verticalSpacing="lg"
+    >
+      {children}
+    </SimpleGrid>
+  );
+}
