@@ -19,6 +19,7 @@ export const catalogueCourse = z.object({
   students: z.number().int(),
   /** ISO time of the viewer's own deadline in the course, or null. */
   deadline: z.string().nullable(),
+  deadline_status: z.enum(['overdue', 'almost_overdue', 'in_order']).nullable(),
   lessons: counter,
   test: counter,
   progress: z.number().int(),

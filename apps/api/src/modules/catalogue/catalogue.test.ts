@@ -54,6 +54,7 @@ describe(`catalogue (${dialectName})`, () => {
       groups: 0,
       students: 0,
       deadline: null,
+      deadline_status: null,
       lessons: { total: 0, completed: 0 },
       test: { total: 0, completed: 0 },
       progress: 0,

@@ -29,6 +29,7 @@ function course(id: number, name: string, over: Partial<CatalogueCourse> = {}): 
     groups: 1,
     students: 3,
     deadline: null,
+    deadline_status: null,
     lessons: { total: 2, completed: 0 },
     test: { total: 1, completed: 0 },
     progress: 0,
