@@ -35,9 +35,9 @@ const protectedScreens: RouteObject[] = [
   { path: 'courses/:courseId/test/:testId', ...screen(placeholder) },
   { path: 'courses/:courseId/test/:testId/:attemptId', ...screen(placeholder) },
   { path: 'courses/:courseId/test/:testId/:attemptId/result', ...screen(placeholder) },
-  { path: 'settings', ...screen(placeholder) },
-  { path: 'settings/departments', ...screen(placeholder) },
-  { path: 'settings/groups', ...screen(placeholder) },
+  { path: 'settings', ...screen(() => import('../features/settings/UsersPage')) },
+  { path: 'settings/departments', ...screen(() => import('../features/settings/DepartmentsPage')) },
+  { path: 'settings/groups', ...screen(() => import('../features/settings/GroupsPage')) },
   { path: 'profile', ...screen(placeholder) },
   { path: 'analytics', ...screen(placeholder) },
 ];

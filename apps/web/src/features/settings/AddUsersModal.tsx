@@ -1,0 +1,262 @@
+import {
+  ActionIcon,
+  Box,
+  Button,
+  Divider,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { IconInfoCircle, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState, type FormEvent } from 'react';
+import { loginSuffix, usePublicConfig } from '../../shared/config';
+import { ContentLoader } from '../../shared/FullPageLoader';
+import { toastError, toastSuccess } from '../../shared/toast';
+import { createUser, errorText, settingsKeys, successMessage, usePaths } from './api';
+import { CHIPS_ADD_FORM, CourseMultiSelect } from './CourseMultiSelect';
+import { DepartmentSelect, LoginInput, RoleSelect } from './fields';
+import {
+  composeLogin,
+  displayName,
+  validateStudents,
+  type StudentDraft,
+  type StudentField,
+  type StudentsProblem,
+} from './logic';
+import { T } from './texts';
+import { SettingsModal } from './ui';
+
+interface AddUsersModalProps {
+  opened: boolean;
+  onClose: () => void;
+}
+
+/** 'Add student' (spec 03 §2.2, §5): several students in one form, shared role, department and courses. */
+export function AddUsersModal({ opened, onClose }: AddUsersModalProps) {
+  const [busy, setBusy] = useState(false);
+  // the modal unmounts its content when closed, so every opening starts with a fresh form
+  return (
+    <SettingsModal opened={opened} onClose={busy ? () => {} : onClose} title={T.addUsersTitle}>
+      <AddUsersForm onDone={onClose} onCancel={onClose} busy={busy} setBusy={setBusy} />
+    </SettingsModal>
+  );
+}
+
+let nextKey = 0;
+const emptyStudent = (): StudentDraft => ({
+  key: `student-${++nextKey}`,
+  first_name: '',
+  last_name: '',
+  local: '',
+  position: '',
+});
+
+interface AddUsersFormProps {
+  onDone: () => void;
+  onCancel: () => void;
+  busy: boolean;
+  setBusy: (busy: boolean) => void;
+}
+
+function AddUsersForm({ onDone, onCancel, busy, setBusy }: AddUsersFormProps) {
+  const paths = usePaths();
+  const queryClient = useQueryClient();
+  const config = usePublicConfig();
+  const suffix = loginSuffix(config.data);
+  const [roleId, setRoleId] = useState<string | null>(null);
+  const [departmentId, setDepartmentId] = useState<string | null>(null);
+  const [students, setStudents] = useState<StudentDraft[]>(() => [emptyStudent()]);
+  const [courseIds, setCourseIds] = useState<number[]>([]);
+  const [problem, setProblem] = useState<StudentsProblem | null>(null);
+  const lastBlock = useRef<HTMLDivElement>(null);
+
+  const update = (key: string, field: keyof Omit<StudentDraft, 'key'>, value: string) => {
+    setStudents((list) => list.map((s) => (s.key === key ? { ...s, [field]: value } : s)));
+  };
+  const addStudent = () => {
+    setStudents((list) => [...list, emptyStudent()]);
+    requestAnimationFrame(() => lastBlock.current?.querySelector('input')?.focus());
+  };
+  const removeStudent = (key: string) => {
+    // at least one student always remains
+    setStudents((list) => (list.length > 1 ? list.filter((s) => s.key !== key) : list));
+    setProblem(null);
+  };
+
+  const hasError = (index: number | undefined, field: StudentField | 'role' | 'department') =>
+    problem !== null && problem.index === index && problem.fields.includes(field);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const found = validateStudents(roleId, departmentId, students, suffix);
+    setProblem(found);
+    if (found) {
+      toastError(found.message);
+      return;
+    }
+    setBusy(true);
+    const failed: StudentDraft[] = [];
+    // one after another, in the order of the form
+    for (const student of students) {
+      try {
+        const response = await createUser(paths, {
+          first_name: student.first_name.trim(),
+          last_name: student.last_name.trim(),
+          login: composeLogin(student.local, suffix),
+          password: '',
+          department_id: Number(departmentId),
+          role_id: Number(roleId),
+          course_ids: courseIds,
+          position: student.position.trim(),
+        });
+        toastSuccess(successMessage(response, T.userAdded(displayName(student.first_name, student.last_name))));
+      } catch (error) {
+        failed.push(student);
+        toastError(T.addUserError(errorText(error)));
+      }
+    }
+    await queryClient.invalidateQueries({ queryKey: settingsKeys.users });
+    setBusy(false);
+    if (failed.length === 0) onDone();
+    else setStudents(failed); // the added ones leave the form; the others stay to be fixed
+  };
+
+  if (config.isPending) return <ContentLoader />;
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={T.addUsersTitle}>
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+          <RoleSelect
+            value={roleId}
+            onChange={(v) => {
+              setRoleId(v);
+              setProblem(null);
+            }}
+            error={hasError(undefined, 'role')}
+            disabled={busy}
+          />
+          <DepartmentSelect
+            value={departmentId}
+            onChange={(v) => {
+              setDepartmentId(v);
+              setProblem(null);
+            }}
+            error={hasError(undefined, 'department')}
+            disabled={busy}
+          />
+        </SimpleGrid>
+
+        <Stack gap="sm">
+          {students.map((student, index) => {
+            const n = index + 1;
+            return (
+              <Paper
+                key={student.key}
+                ref={index === students.length - 1 ? lastBlock : undefined}
+                withBorder
+                radius="md"
+                p="md"
+                bg="gray.0"
+                role="group"
+                aria-label={T.student(n)}
+              >
+                <Group justify="space-between" mb="xs" wrap="nowrap">
+                  <Text fw={600} size="sm">
+                    {T.student(n)}
+                  </Text>
+                  {students.length > 1 ? (
+                    <Tooltip label={T.removeStudent(n)} withArrow>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        onClick={() => removeStudent(student.key)}
+                        aria-label={T.removeStudent(n)}
+                        disabled={busy}
+                      >
+                        <IconTrash size={18} aria-hidden="true" />
+                      </ActionIcon>
+                    </Tooltip>
+                  ) : null}
+                </Group>
+                <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="sm">
+                  <TextInput
+                    label={T.lastName}
+                    value={student.last_name}
+                    onChange={(e) => update(student.key, 'last_name', e.currentTarget.value)}
+                    error={hasError(index, 'last_name')}
+                    withAsterisk
+                    disabled={busy}
+                    autoComplete="off"
+                  />
+                  <TextInput
+                    label={T.firstName}
+                    value={student.first_name}
+                    onChange={(e) => update(student.key, 'first_name', e.currentTarget.value)}
+                    error={hasError(index, 'first_name')}
+                    withAsterisk
+                    disabled={busy}
+                    autoComplete="off"
+                  />
+                  <LoginInput
+                    label={T.email}
+                    value={student.local}
+                    onChange={(v) => update(student.key, 'local', v)}
+                    suffix={suffix}
+                    error={hasError(index, 'local')}
+                    withAsterisk
+                    disabled={busy}
+                    placeholder="ivanov"
+                  />
+                  <TextInput
+                    label={T.position}
+                    placeholder={T.positionPlaceholder}
+                    value={student.position}
+                    onChange={(e) => update(student.key, 'position', e.currentTarget.value)}
+                    disabled={busy}
+                    autoComplete="off"
+                  />
+                </SimpleGrid>
+              </Paper>
+            );
+          })}
+          <Box>
+            <Button
+              variant="light"
+              leftSection={<IconUserPlus size={18} aria-hidden="true" />}
+              onClick={addStudent}
+              disabled={busy}
+            >
+              {T.addStudent}
+            </Button>
+          </Box>
+        </Stack>
+
+        <CourseMultiSelect value={courseIds} onChange={setCourseIds} visible={CHIPS_ADD_FORM} disabled={busy} />
+
+        <Group gap={6} wrap="nowrap" align="flex-start">
+          <IconInfoCircle size={16} color="var(--mantine-color-dimmed)" style={{ flexShrink: 0, marginTop: 2 }} />
+          <Text size="xs" c="dimmed">
+            {T.passwordHint}
+          </Text>
+        </Group>
+
+        <Divider />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel} disabled={busy}>
+            {T.cancel}
+          </Button>
+          <Button type="submit" loading={busy}>
+            {T.addSubmit}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

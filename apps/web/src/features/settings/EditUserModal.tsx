@@ -1,0 +1,325 @@
+import type { AdminUserDetail, NamedRef } from '@lms/contract';
+import { Button, Divider, Group, SimpleGrid, Skeleton, Stack, TextInput } from '@mantine/core';
+import { IconKey, IconTrash } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useSession } from '../auth/session';
+import { loginSuffix, usePublicConfig } from '../../shared/config';
+import { toastError, toastSuccess } from '../../shared/toast';
+import {
+  changeUserCourses,
+  deleteUser,
+  errorText,
+  resetPassword,
+  settingsKeys,
+  successMessage,
+  updateUser,
+  usePaths,
+  useUserCourses,
+  useUserDetail,
+  type AdminUser,
+} from './api';
+import { CHIPS_DEFAULT, CourseMultiSelect } from './CourseMultiSelect';
+import { DepartmentSelect, LoginInput, RoleSelect } from './fields';
+import {
+  courseDiff,
+  displayName,
+  editLogin,
+  loginLocalPart,
+  validateEditUser,
+  type EditUserDraft,
+  type StudentsProblem,
+} from './logic';
+import { T } from './texts';
+import { ConfirmDialog, ErrorState, SettingsModal, useErrorToast } from './ui';
+
+interface EditUserModalProps {
+  opened: boolean;
+  /** The row that was clicked; kept while the modal closes. */
+  user: AdminUser | null;
+  onClose: () => void;
+}
+
+/** 'Edit student' (spec 03 §2.2, §5): fields, courses, password reset and deleting. */
+export function EditUserModal({ opened, user, onClose }: EditUserModalProps) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <SettingsModal opened={opened} onClose={busy ? () => {} : onClose} title={T.editUserTitle}>
+      {user ? <EditUserLoader key={user.id} user={user} onClose={onClose} busy={busy} setBusy={setBusy} /> : null}
+    </SettingsModal>
+  );
+}
+
+interface LoaderProps {
+  user: AdminUser;
+  onClose: () => void;
+  busy: boolean;
+  setBusy: (busy: boolean) => void;
+}
+
+/** GET /api/admin/users/{id} and /courses, then the form. */
+function EditUserLoader({ user, onClose, busy, setBusy }: LoaderProps) {
+  const detail = useUserDetail(user.id, { refetchOnMount: 'always' });
+  const courses = useUserCourses(user.id, { refetchOnMount: 'always' });
+  const config = usePublicConfig();
+  useErrorToast(detail, T.loadError, 'settings-user-error');
+  useErrorToast(courses, T.userCoursesLoadError, 'settings-user-courses-error');
+
+  // the form starts from a fresh answer (not a cached one) and then keeps what is typed
+  const [ready, setReady] = useState(false);
+  const settled = !detail.isFetching && !courses.isFetching && detail.isSuccess && !config.isPending;
+  if (settled && !ready) setReady(true);
+
+  if (detail.isError && !ready) return <ErrorState onRetry={() => void detail.refetch()} />;
+  if (!ready || !detail.data) {
+    return (
+      <Stack gap="md" aria-busy="true" data-testid="edit-user-loading">
+        <SimpleGrid cols={{ base: 1, xs: 2 }}>
+          {[0, 1, 2, 3, 4, 5].map((n) => (
+            <Skeleton key={n} h={58} radius="md" />
+          ))}
+        </SimpleGrid>
+        <Skeleton h={58} radius="md" />
+      </Stack>
+    );
+  }
+  // without the user's course list the detail's own list is used
+  const assigned = courses.data ?? detail.data.courses;
+  return (
+    <EditUserForm
+      user={detail.data}
+      assigned={assigned}
+      suffix={loginSuffix(config.data)}
+      onClose={onClose}
+      busy={busy}
+      setBusy={setBusy}
+    />
+  );
+}
+
+interface FormProps {
+  user: AdminUserDetail;
+  assigned: NamedRef[];
+  suffix: string;
+  onClose: () => void;
+  busy: boolean;
+  setBusy: (busy: boolean) => void;
+}
+
+function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormProps) {
+  const paths = usePaths();
+  const queryClient = useQueryClient();
+  const me = useSession().user;
+  const [draft, setDraft] = useState<EditUserDraft>(() => ({
+    first_name: user.first_name,
+    last_name: user.last_name,
+    local: loginLocalPart(user.login || user.email, suffix),
+    position: user.position ?? '',
+    roleId: String(user.roles.id),
+    departmentId: user.department ? String(user.department.id) : null,
+  }));
+  const [initialCourses] = useState(() => assigned.map((c) => c.id));
+  const [courseIds, setCourseIds] = useState<number[]>(initialCourses);
+  const [problem, setProblem] = useState<StudentsProblem | null>(null);
+  const [confirm, setConfirm] = useState<'delete' | 'reset' | null>(null);
+  const name = user.name || displayName(user.first_name, user.last_name);
+
+  const set = <K extends keyof EditUserDraft>(field: K, value: EditUserDraft[K]) => {
+    setDraft((d) => ({ ...d, [field]: value }));
+    setProblem(null);
+  };
+  const hasError = (field: StudentsProblem['fields'][number]) => problem?.fields.includes(field) ?? false;
+
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: settingsKeys.users }),
+      queryClient.invalidateQueries({ queryKey: settingsKeys.groups }),
+    ]);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const found = validateEditUser(draft, suffix);
+    setProblem(found);
+    if (found) {
+      toastError(found.message);
+      return;
+    }
+    setBusy(true);
+    try {
+      const response = await updateUser(paths, user.id, {
+        first_name: draft.first_name.trim(),
+        last_name: draft.last_name.trim(),
+        login: editLogin(draft.local, suffix),
+        department_id: Number(draft.departmentId),
+        role_id: Number(draft.roleId),
+        position: draft.position.trim(),
+      });
+      const { attach, detach } = courseDiff(initialCourses, courseIds);
+      await changeUserCourses(paths, user.id, attach, detach);
+      toastSuccess(successMessage(response, T.userUpdated(displayName(draft.first_name, draft.last_name))));
+      onClose();
+    } catch (error) {
+      toastError(T.updateUserError(errorText(error)));
+    } finally {
+      setBusy(false);
+      void refresh();
+    }
+  };
+
+  const askDelete = () => {
+    // one's own account is never deleted (spec 03 §5); the server refuses it as well
+    if (me?.id === user.id) {
+      toastError(T.selfDelete);
+      return;
+    }
+    setConfirm('delete');
+  };
+
+  const onDelete = async () => {
+    setBusy(true);
+    try {
+      const response = await deleteUser(paths, user.id);
+      toastSuccess(successMessage(response, T.userDeleted(name)));
+      setConfirm(null);
+      onClose();
+    } catch (error) {
+      toastError(T.deleteUserError(errorText(error)));
+      setConfirm(null);
+    } finally {
+      setBusy(false);
+      void refresh();
+    }
+  };
+
+  const onReset = async () => {
+    setBusy(true);
+    try {
+      const response = await resetPassword(paths, user.id);
+      toastSuccess(successMessage(response, T.passwordReset));
+    } catch (error) {
+      toastError(T.resetPasswordError(errorText(error)));
+    } finally {
+      setConfirm(null);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={T.editUserTitle}>
+        <Stack gap="md">
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="sm">
+            <TextInput
+              label={T.lastName}
+              value={draft.last_name}
+              onChange={(e) => set('last_name', e.currentTarget.value)}
+              error={hasError('last_name')}
+              withAsterisk
+              disabled={busy}
+              autoComplete="off"
+            />
+            <TextInput
+              label={T.firstName}
+              value={draft.first_name}
+              onChange={(e) => set('first_name', e.currentTarget.value)}
+              error={hasError('first_name')}
+              withAsterisk
+              disabled={busy}
+              autoComplete="off"
+            />
+            <LoginInput
+              label={T.email}
+              value={draft.local}
+              onChange={(v) => set('local', v)}
+              suffix={suffix}
+              allowFullAddress
+              error={hasError('local')}
+              withAsterisk
+              disabled={busy}
+            />
+            <TextInput
+              label={T.position}
+              placeholder={T.positionPlaceholder}
+              value={draft.position}
+              onChange={(e) => set('position', e.currentTarget.value)}
+              disabled={busy}
+              autoComplete="off"
+            />
+            <RoleSelect
+              value={draft.roleId}
+              onChange={(v) => set('roleId', v)}
+              error={hasError('role')}
+              disabled={busy}
+            />
+            <DepartmentSelect
+              value={draft.departmentId}
+              onChange={(v) => set('departmentId', v)}
+              error={hasError('department')}
+              disabled={busy}
+            />
+          </SimpleGrid>
+
+          <CourseMultiSelect
+            value={courseIds}
+            onChange={setCourseIds}
+            visible={CHIPS_DEFAULT}
+            known={assigned}
+            disabled={busy}
+          />
+
+          <Divider />
+          <Group justify="space-between" gap="sm">
+            <Group gap="xs">
+              <Button
+                variant="default"
+                leftSection={<IconKey size={16} aria-hidden="true" />}
+                onClick={() => setConfirm('reset')}
+                disabled={busy}
+              >
+                {T.resetPassword}
+              </Button>
+              <Button
+                variant="light"
+                color="red"
+                leftSection={<IconTrash size={16} aria-hidden="true" />}
+                onClick={askDelete}
+                disabled={busy}
+              >
+                {T.delete}
+              </Button>
+            </Group>
+            <Group gap="xs" ml="auto">
+              <Button variant="default" onClick={onClose} disabled={busy}>
+                {T.cancel}
+              </Button>
+              <Button type="submit" loading={busy && confirm === null}>
+                {T.save}
+              </Button>
+            </Group>
+          </Group>
+        </Stack>
+      </form>
+
+      <ConfirmDialog
+        opened={confirm === 'delete'}
+        title={T.confirmDeleteUserTitle}
+        message={T.confirmDeleteUser(name)}
+        confirmLabel={T.delete}
+        danger
+        busy={busy}
+        onConfirm={() => void onDelete()}
+        onClose={() => setConfirm(null)}
+      />
+      <ConfirmDialog
+        opened={confirm === 'reset'}
+        title={T.confirmResetTitle}
+        message={T.confirmReset(name)}
+        confirmLabel={T.confirmResetButton}
+        busy={busy}
+        onConfirm={() => void onReset()}
+        onClose={() => setConfirm(null)}
+      />
+    </>
+  );
+}

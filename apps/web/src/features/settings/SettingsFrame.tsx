@@ -1,0 +1,97 @@
+import { Box, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { IconBuildingCommunity, IconUsers, IconUsersGroup, type Icon } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import { ContentLoader } from '../../shared/FullPageLoader';
+import { useSession } from '../auth/session';
+import { canManageSettings } from './logic';
+import { T } from './texts';
+import { AccessDenied } from './ui';
+
+interface SettingsTab {
+  to: string;
+  label: string;
+  icon: Icon;
+}
+
+export const SETTINGS_TABS: SettingsTab[] = [
+  { to: '/settings', label: T.tabUsers, icon: IconUsers },
+  { to: '/settings/departments', label: T.tabDepartments, icon: IconBuildingCommunity },
+  { to: '/settings/groups', label: T.tabGroups, icon: IconUsersGroup },
+];
+
+function normalize(path: string): string {
+  return path.replace(/\/+$/, '') || '/';
+}
+
+/** The section navigation: three tabs that are links (spec 03 §2.2). */
+function SettingsNav() {
+  const current = normalize(useLocation().pathname);
+  return (
+    <Box
+      component="nav"
+      aria-label="Разделы настроек"
+      style={{
+        borderBottom: '1px solid var(--mantine-color-gray-3)',
+        overflowX: 'auto',
+        scrollbarWidth: 'none',
+      }}
+    >
+      <Group gap={4} wrap="nowrap">
+        {SETTINGS_TABS.map(({ to, label, icon: TabIcon }) => {
+          const active = current === to;
+          return (
+            <UnstyledButton
+              key={to}
+              component={Link}
+              to={to}
+              aria-current={active ? 'page' : undefined}
+              data-active={active || undefined}
+              px={{ base: 'sm', sm: 'md' }}
+              py="sm"
+              style={{
+                display: 'flex',
+                alignItems: 'center',
+                gap: 8,
+                whiteSpace: 'nowrap',
+                marginBottom: -1,
+                borderBottom: `2px solid ${active ? 'var(--mantine-color-brand-7)' : 'transparent'}`,
+                color: active ? 'var(--mantine-color-brand-7)' : 'var(--mantine-color-gray-7)',
+                fontWeight: active ? 600 : 500,
+                borderRadius: 'var(--mantine-radius-sm) var(--mantine-radius-sm) 0 0',
+              }}
+            >
+              <Box component="span" visibleFrom="xs" style={{ display: 'inline-flex' }}>
+                <TabIcon size={18} stroke={1.8} aria-hidden="true" />
+              </Box>
+              <Text inherit fz="sm">
+                {label}
+              </Text>
+            </UnstyledButton>
+          );
+        })}
+      </Group>
+    </Box>
+  );
+}
+
+/**
+ * Frame of the three settings tabs: title and section navigation. Anyone but an admin gets
+ * 'Доступ запрещен' and the tab itself is not rendered, so no call is made.
+ */
+export function SettingsFrame({ children }: { children: ReactNode }) {
+  const { user, isLoading } = useSession();
+  useDocumentTitle(T.title);
+  if (isLoading) return <ContentLoader />;
+  if (!canManageSettings(user)) return <AccessDenied />;
+  return (
+    <Stack gap="lg">
+      <Title order={1} fz={{ base: 24, sm: 28 }}>
+        {T.title}
+      </Title>
+      <SettingsNav />
+      {children}
+    </Stack>
+  );
+}

@@ -1,0 +1,225 @@
+import { Avatar, Center, Group, Skeleton, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useMemo, useState } from 'react';
+import { initials } from '../../lib/initials';
+import { formatRelativeTime } from '../../lib/relativeTime';
+import { AddUsersModal } from './AddUsersModal';
+import { isForbidden, useUsers, type AdminUser } from './api';
+import { EditUserModal } from './EditUserModal';
+import { matchesSearch } from './logic';
+import { SafeHtml } from './SafeHtml';
+import { SettingsFrame } from './SettingsFrame';
+import { T } from './texts';
+import {
+  AccessDenied,
+  EmptyState,
+  ErrorState,
+  LoadingRows,
+  MessageRow,
+  OpenButton,
+  rowOpenProps,
+  TableCard,
+  Toolbar,
+  useErrorToast,
+} from './ui';
+
+const COLUMNS = 5;
+const fullDate = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short' });
+
+/** /settings: the employees tab (spec 03 §2.2). */
+export default function UsersPage() {
+  return (
+    <SettingsFrame>
+      <UsersTab />
+    </SettingsFrame>
+  );
+}
+
+function UsersTab() {
+  const users = useUsers();
+  useErrorToast(users, T.loadError, 'settings-load-error', !isForbidden(users.error));
+  const [search, setSearch] = useState('');
+  const [addOpened, add] = useDisclosure(false);
+  const [editOpened, edit] = useDisclosure(false);
+  const [editing, setEditing] = useState<AdminUser | null>(null);
+  const phone = useMediaQuery('(max-width: 47.99em)');
+
+  const rows = useMemo(
+    () => (users.data ?? []).filter((u) => matchesSearch(search, u.name, u.email)),
+    [users.data, search],
+  );
+
+  if (isForbidden(users.error)) return <AccessDenied />;
+
+  const open = (user: AdminUser) => {
+    setEditing(user);
+    edit.open();
+  };
+
+  const table = (
+    <Table.ScrollContainer minWidth={760} type="native">
+      <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="md" aria-label={T.tabUsers}>
+        <Table.Thead bg="gray.0">
+          <Table.Tr>
+            <Table.Th>{T.colName}</Table.Th>
+            <Table.Th>{T.colDepartment}</Table.Th>
+            <Table.Th>{T.colRole}</Table.Th>
+            <Table.Th>{T.colEmail}</Table.Th>
+            <Table.Th>{T.colActivity}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {users.isPending ? (
+            <LoadingRows columns={COLUMNS} />
+          ) : users.isError ? (
+            <MessageRow columns={COLUMNS}>
+              <ErrorState onRetry={() => void users.refetch()} />
+            </MessageRow>
+          ) : rows.length === 0 ? (
+            <MessageRow columns={COLUMNS}>
+              <EmptyState text={search.trim() ? T.nothingFound : T.usersEmpty} />
+            </MessageRow>
+          ) : (
+            rows.map((user) => <UserRow key={user.id} user={user} onOpen={() => open(user)} />)
+          )}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+
+  // phones get a list of cards instead of a wide table
+  const cards = users.isPending ? (
+    <Stack gap={0} p="md" aria-busy="true">
+      {[0, 1, 2, 3].map((n) => (
+        <Skeleton key={n} h={56} my={6} radius="md" />
+      ))}
+    </Stack>
+  ) : users.isError ? (
+    <Center py={40}>
+      <ErrorState onRetry={() => void users.refetch()} />
+    </Center>
+  ) : rows.length === 0 ? (
+    <Center py={40}>
+      <EmptyState text={search.trim() ? T.nothingFound : T.usersEmpty} />
+    </Center>
+  ) : (
+    <Stack gap={0} component="ul" aria-label={T.tabUsers} m={0} p={0} style={{ listStyle: 'none' }}>
+      {rows.map((user) => (
+        <UserCard key={user.id} user={user} onOpen={() => open(user)} />
+      ))}
+    </Stack>
+  );
+
+  return (
+    <Stack gap="md">
+      <Toolbar
+        search={search}
+        onSearch={setSearch}
+        placeholder={T.searchUsers}
+        addLabel={T.addUsers}
+        onAdd={add.open}
+      />
+      <TableCard>{phone ? cards : table}</TableCard>
+
+      <AddUsersModal opened={addOpened} onClose={add.close} />
+      <EditUserModal opened={editOpened} user={editing} onClose={edit.close} />
+    </Stack>
+  );
+}
+
+function Activity({ value }: { value: string | null }) {
+  const text = formatRelativeTime(value);
+  const date = value ? new Date(value) : null;
+  if (!date || Number.isNaN(date.getTime())) {
+    return (
+      <Text size="sm" c="dimmed" span>
+        {text}
+      </Text>
+    );
+  }
+  return (
+    <Tooltip label={fullDate.format(date)} withArrow openDelay={200} closeDelay={200} position="top">
+      <Text size="sm" c="dimmed" span>
+        {text}
+      </Text>
+    </Tooltip>
+  );
+}
+
+function UserAvatar({ name }: { name: string }) {
+  return (
+    <Avatar name={name} color="initials" radius="xl" size={36}>
+      {initials(name)}
+    </Avatar>
+  );
+}
+
+function UserCard({ user, onOpen }: { user: AdminUser; onOpen: () => void }) {
+  return (
+    <li style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }} data-testid="user-card">
+      <UnstyledButton onClick={onOpen} w="100%" px="md" py="sm" style={{ display: 'block' }}>
+        <Group gap="sm" wrap="nowrap" align="flex-start">
+          <UserAvatar name={user.name} />
+          <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+            <Group justify="space-between" gap="xs" wrap="nowrap">
+              <Text size="sm" fw={600} truncate>
+                <SafeHtml html={user.name} />
+              </Text>
+              <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                {formatRelativeTime(user.last_activity)}
+              </Text>
+            </Group>
+            <Text size="xs" c="dimmed" truncate>
+              <SafeHtml html={user.email} />
+            </Text>
+            <Text size="xs" truncate>
+              <SafeHtml html={user.department?.name ?? T.noDepartment} /> · <SafeHtml html={user.roles.name} />
+            </Text>
+          </Stack>
+        </Group>
+      </UnstyledButton>
+    </li>
+  );
+}
+
+function UserRow({ user, onOpen }: { user: AdminUser; onOpen: () => void }) {
+  return (
+    <Table.Tr {...rowOpenProps(onOpen)} data-testid="user-row">
+      <Table.Td miw={240}>
+        <OpenButton>
+          <Group gap="sm" wrap="nowrap">
+            <UserAvatar name={user.name} />
+            <div style={{ minWidth: 0 }}>
+              <Text size="sm" fw={600} lineClamp={1}>
+                <SafeHtml html={user.name} />
+              </Text>
+              {user.position ? (
+                <Text size="xs" c="dimmed" lineClamp={1}>
+                  <SafeHtml html={user.position} />
+                </Text>
+              ) : null}
+            </div>
+          </Group>
+        </OpenButton>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" c={user.department ? undefined : 'dimmed'}>
+          <SafeHtml html={user.department?.name ?? T.noDepartment} />
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">
+          <SafeHtml html={user.roles.name} />
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          <SafeHtml html={user.email} />
+        </Text>
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <Activity value={user.last_activity} />
+      </Table.Td>
+    </Table.Tr>
+  );
+}

@@ -1,0 +1,178 @@
+/* Fixtures and set-up of the settings component tests (not part of the app bundle). */
+import type { AdminUserListItem, AuthUser, DepartmentItem, StudyGroupItem } from '@lms/contract';
+import userEvent from '@testing-library/user-event';
+import { adminUser } from '../../test/fixtures';
+import { mockHttp, testConfig, testZiggy, type MockReply, type RecordedRequest } from '../../test/http';
+import { renderRoutes } from '../../test/render';
+import DepartmentsPage from './DepartmentsPage';
+import GroupsPage from './GroupsPage';
+import UsersPage from './UsersPage';
+
+export const learnerUser: AuthUser = {
+  authenticated: true,
+  id: 7,
+  name: 'Смирнов Алексей',
+  email: 'learner@company.ru',
+  role: 'learner',
+  roles_ru: 'Ученик',
+  permissions: ['learning', 'profile'],
+};
+
+const recent = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+
+export const users: AdminUserListItem[] = [
+  {
+    id: 1,
+    name: 'Петрова Мария',
+    first_name: 'Мария',
+    last_name: 'Петрова',
+    login: 'petrova@company.ru',
+    email: 'petrova@company.ru',
+    position: 'Администратор платформы',
+    department: null,
+    roles: { id: 1, name: 'Администратор' },
+    last_activity: recent(0),
+  },
+  {
+    id: 2,
+    name: 'Иванов Иван',
+    first_name: 'Иван',
+    last_name: 'Иванов',
+    login: 'ivanov@company.ru',
+    email: 'ivanov@company.ru',
+    position: 'Менеджер',
+    department: { id: 10, name: 'Отдел продаж' },
+    roles: { id: 4, name: 'Ученик' },
+    last_activity: recent(5),
+  },
+  {
+    id: 3,
+    name: 'Smith John',
+    first_name: 'John',
+    last_name: 'Smith',
+    login: 'j.smith@company.ru',
+    email: 'j.smith@company.ru',
+    position: null,
+    department: { id: 11, name: 'ИТ-отдел' },
+    roles: { id: 4, name: 'Ученик' },
+    last_activity: null,
+  },
+  {
+    id: 4,
+    name: 'Борисова Анна',
+    first_name: 'Анна',
+    last_name: 'Борисова',
+    login: 'borisova@company.ru',
+    email: 'borisova@company.ru',
+    position: null,
+    department: { id: 11, name: 'ИТ-отдел' },
+    roles: { id: 4, name: 'Ученик' },
+    last_activity: recent(3 * 60),
+  },
+  {
+    id: 5,
+    name: 'Adams Kate',
+    first_name: 'Kate',
+    last_name: 'Adams',
+    login: 'k.adams@company.ru',
+    email: 'k.adams@company.ru',
+    position: null,
+    department: null,
+    roles: { id: 4, name: 'Ученик' },
+    last_activity: 'not a date',
+  },
+];
+
+export const roles = [
+  { id: 1, name: 'Администратор', code: 'admin' },
+  { id: 2, name: 'Автор курсов', code: 'author' },
+  { id: 3, name: 'Руководитель', code: 'manager' },
+  { id: 4, name: 'Ученик', code: 'learner' },
+];
+
+export const departments: DepartmentItem[] = [
+  { id: 10, name: 'Отдел продаж', sort_order: 2, course_ids: [101] },
+  { id: 11, name: 'ИТ-отдел', sort_order: null, course_ids: [] },
+  { id: 12, name: 'Бухгалтерия', sort_order: 1, course_ids: [] },
+];
+
+export const groups: StudyGroupItem[] = [
+  {
+    id: 20,
+    name: 'Новые сотрудники',
+    users: [
+      { id: 2, name: 'Иванов Иван' },
+      { id: 3, name: 'Smith John' },
+    ],
+    course_ids: [101],
+  },
+  { id: 21, name: 'Наставники', users: [], course_ids: [] },
+];
+
+export const catalogue = {
+  result: {
+    success: true,
+    items: [
+      {
+        id: 1,
+        name: 'Обязательное обучение',
+        sort_order: 0,
+        items: [
+          { id: 101, name: 'Охрана труда' },
+          { id: 102, name: 'Информационная безопасность' },
+        ],
+      },
+      {
+        id: 2,
+        name: 'Развитие навыков',
+        sort_order: 1,
+        items: [
+          { id: 103, name: 'Переговоры' },
+          { id: 104, name: 'Тайм-менеджмент' },
+        ],
+      },
+      { id: -1, name: 'Без категории', sort_order: 99, items: [{ id: 105, name: 'Продукт компании' }] },
+    ],
+  },
+};
+
+export const ok = (data: unknown, status = 200): MockReply => ({ status, data });
+
+type Handler = MockReply | ((request: RecordedRequest) => MockReply | Promise<MockReply>);
+
+/** Default answers of every settings call, overridable per test. */
+export function settingsRoutes(overrides: Record<string, Handler> = {}, me: AuthUser = adminUser) {
+  return {
+    'GET /ziggy': ok(testZiggy),
+    'GET /api/config': ok(testConfig),
+    'GET /api/check-auth': ok(me),
+    'GET /api/admin/users': ok({ result: { success: true }, items: users }),
+    'GET /api/admin/roles': ok({ result: { success: true, items: roles } }),
+    'GET /api/admin/departments': ok({ result: { success: true, items: departments } }),
+    'GET /api/study-groups': ok({ result: { success: true, items: groups } }),
+    'GET /api/courses': ok(catalogue),
+    ...overrides,
+  };
+}
+
+const paths = { users: '/settings', departments: '/settings/departments', groups: '/settings/groups' };
+
+/** Renders one settings tab with mocked HTTP. */
+export function renderSettings(
+  page: keyof typeof paths,
+  overrides: Record<string, Handler> = {},
+  me: AuthUser = adminUser,
+) {
+  const mock = mockHttp(settingsRoutes(overrides, me));
+  const view = renderRoutes(
+    [
+      { path: '/settings', Component: UsersPage },
+      { path: '/settings/departments', Component: DepartmentsPage },
+      { path: '/settings/groups', Component: GroupsPage },
+    ],
+    paths[page],
+  );
+  const calls = (method: string, url?: string) =>
+    mock.requests.filter((r) => r.method === method && (url === undefined || r.url === url));
+  return { ...view, ...mock, calls, ue: userEvent.setup({ delay: null }) };
+}

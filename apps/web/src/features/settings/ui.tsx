@@ -1,0 +1,253 @@
+import {
+  Button,
+  Center,
+  Group,
+  Modal,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+  UnstyledButton,
+  type ModalProps,
+} from '@mantine/core';
+import { IconAlertTriangle, IconLock, IconPlus, IconSearch, IconX } from '@tabler/icons-react';
+import { useEffect, type ReactNode } from 'react';
+import { toastError } from '../../shared/toast';
+import { messageOr } from './api';
+import { T } from './texts';
+
+/** Settings modals: at most 650 px wide, 500 ms close animation (spec 03 §9). */
+export const MODAL_SIZE = 650;
+export const MODAL_TRANSITION = { duration: 500, exitDuration: 500 } as const;
+
+type SettingsModalProps = Omit<ModalProps, 'size' | 'transitionProps'>;
+
+export function SettingsModal(props: SettingsModalProps) {
+  return (
+    <Modal
+      size={MODAL_SIZE}
+      transitionProps={MODAL_TRANSITION}
+      centered
+      radius="lg"
+      padding="lg"
+      overlayProps={{ backgroundOpacity: 0.45, blur: 2 }}
+      styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}
+      {...props}
+    />
+  );
+}
+
+interface ConfirmDialogProps {
+  opened: boolean;
+  title: string;
+  message: ReactNode;
+  confirmLabel: string;
+  /** Red for deleting. */
+  danger?: boolean;
+  busy?: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}
+
+/** A confirmation over a settings modal (deleting, resetting a password). */
+export function ConfirmDialog({
+  opened,
+  title,
+  message,
+  confirmLabel,
+  danger,
+  busy,
+  onConfirm,
+  onClose,
+}: ConfirmDialogProps) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={busy ? () => {} : onClose}
+      title={title}
+      size={440}
+      transitionProps={MODAL_TRANSITION}
+      centered
+      radius="lg"
+      padding="lg"
+      zIndex={220}
+      styles={{ title: { fontWeight: 700 } }}
+    >
+      <Stack gap="lg">
+        <Text size="sm">{message}</Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose} disabled={busy}>
+            {T.cancel}
+          </Button>
+          <Button color={danger ? 'red' : undefined} onClick={onConfirm} loading={busy} data-autofocus>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+interface ToolbarProps {
+  search: string;
+  onSearch: (value: string) => void;
+  placeholder: string;
+  addLabel: string;
+  onAdd: () => void;
+  addDisabled?: boolean;
+}
+
+/** The search box and the add button above each table. */
+export function Toolbar({ search, onSearch, placeholder, addLabel, onAdd, addDisabled }: ToolbarProps) {
+  return (
+    <Group justify="space-between" gap="sm" wrap="wrap">
+      <TextInput
+        value={search}
+        onChange={(event) => onSearch(event.currentTarget.value)}
+        placeholder={placeholder}
+        aria-label={placeholder}
+        leftSection={<IconSearch size={16} aria-hidden="true" />}
+        rightSection={
+          search ? (
+            <IconX
+              size={16}
+              role="button"
+              aria-label="Очистить поиск"
+              style={{ cursor: 'pointer' }}
+              onClick={() => onSearch('')}
+            />
+          ) : null
+        }
+        w={{ base: '100%', xs: 360 }}
+        radius="md"
+        type="search"
+      />
+      <Button
+        leftSection={<IconPlus size={18} aria-hidden="true" />}
+        onClick={onAdd}
+        disabled={addDisabled}
+        w={{ base: '100%', xs: 'auto' }}
+      >
+        {addLabel}
+      </Button>
+    </Group>
+  );
+}
+
+/** The white card that holds a table. */
+export function TableCard({ children }: { children: ReactNode }) {
+  return (
+    <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
+      {children}
+    </Paper>
+  );
+}
+
+/** Skeleton rows while a table loads. */
+export function LoadingRows({ columns, rows = 5 }: { columns: number; rows?: number }) {
+  return (
+    <>
+      {Array.from({ length: rows }, (_, r) => (
+        <Table.Tr key={r} aria-hidden="true" data-testid="settings-loading-row">
+          {Array.from({ length: columns }, (_, c) => (
+            <Table.Td key={c}>
+              <Skeleton h={c === 0 ? 28 : 14} w={c === 0 ? '70%' : '55%'} radius="sm" />
+            </Table.Td>
+          ))}
+        </Table.Tr>
+      ))}
+    </>
+  );
+}
+
+/** A full-width row of a table with a message (empty list, nothing found, error). */
+export function MessageRow({ columns, children }: { columns: number; children: ReactNode }) {
+  return (
+    <Table.Tr>
+      <Table.Td colSpan={columns} py={40}>
+        <Center>{children}</Center>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+export function ErrorState({ onRetry }: { onRetry: () => void }) {
+  return (
+    <Stack align="center" gap="xs" role="alert">
+      <ThemeIcon color="red" variant="light" size={44} radius="xl">
+        <IconAlertTriangle size={24} aria-hidden="true" />
+      </ThemeIcon>
+      <Text fw={600}>{T.loadError}</Text>
+      <Button variant="light" size="xs" onClick={onRetry}>
+        {T.retry}
+      </Button>
+    </Stack>
+  );
+}
+
+export function EmptyState({ text }: { text: string }) {
+  return (
+    <Text c="dimmed" ta="center">
+      {text}
+    </Text>
+  );
+}
+
+/** 'Доступ запрещен' for anyone but an admin (spec 03 §2, §6). */
+export function AccessDenied() {
+  return (
+    <Paper withBorder p={{ base: 'lg', sm: 48 }} radius="lg">
+      <Stack align="center" gap="sm" ta="center">
+        <ThemeIcon size={56} radius="xl" variant="light" color="red">
+          <IconLock size={28} stroke={1.6} aria-hidden="true" />
+        </ThemeIcon>
+        <Title order={1} fz={24}>
+          {T.accessDenied}
+        </Title>
+        <Text c="dimmed" maw={420}>
+          {T.accessDeniedHint}
+        </Text>
+      </Stack>
+    </Paper>
+  );
+}
+
+interface QueryLike {
+  isError: boolean;
+  error: unknown;
+  errorUpdatedAt: number;
+}
+
+/** Shows an error toast once per failure of a query: the server's message, else `fallback`. */
+export function useErrorToast(query: QueryLike, fallback: string, id: string, enabled = true) {
+  const { isError, error, errorUpdatedAt } = query;
+  useEffect(() => {
+    if (enabled && isError) toastError(messageOr(error, fallback), id);
+    // errorUpdatedAt: once per failure, also after a failed retry
+  }, [enabled, isError, error, errorUpdatedAt, fallback, id]);
+}
+
+/** A table row that opens its item on click; the row's first cell holds an `OpenButton` for keyboards. */
+export function rowOpenProps(onOpen: () => void) {
+  return { onClick: onOpen, style: { cursor: 'pointer' } } as const;
+}
+
+/**
+ * The focusable part of a clickable row: a plain-looking button whose click bubbles up to the row
+ * (Enter and Space press it too), so screen readers and keyboards can open the item.
+ */
+export function OpenButton({ children, label }: { children: ReactNode; label?: string }) {
+  return (
+    <UnstyledButton
+      type="button"
+      aria-label={label}
+      style={{ display: 'block', width: '100%', textAlign: 'left', borderRadius: 'var(--mantine-radius-sm)' }}
+    >
+      {children}
+    </UnstyledButton>
+  );
+}
