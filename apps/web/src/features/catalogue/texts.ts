@@ -48,6 +48,7 @@ export const T = {
   courseCreated: 'Курс успешно создан',
   courseCreateError: 'Ошибка при создании курса',
   courseNoRights: 'У вас нет прав для создания курса',
+  // spec §8 'Категория успешно создана/удалена': one text per outcome.
   categoryCreated: 'Категория успешно создана',
   categoryCreateError: 'Ошибка при создании категории',
   categoryNoRights: 'У вас нет прав для создания категории',
