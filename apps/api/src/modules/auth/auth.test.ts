@@ -140,6 +140,17 @@ describe(`sign-in and sessions (${dialectName})`, () => {
     ).toBe(200);
   });
 
+  it('parallel wrong passwords still meet the limit', async () => {
+    const user = await createUser(ctx.db, { role: 'learner' });
+    const client = new Client(ctx.app);
+    await client.get('/api/check-auth');
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => client.post('/login', { login: user.email, password: 'bad-password', remember: false })),
+    );
+    expect(answers.filter((a) => a.statusCode === 422).length).toBeLessThanOrEqual(5);
+    expect(answers.filter((a) => a.statusCode === 429).length).toBeGreaterThanOrEqual(15);
+  });
+
   it('logout ends the session on the server', async () => {
     const user = await createUser(ctx.db, { role: 'learner' });
     const client = new Client(ctx.app);

@@ -41,7 +41,8 @@ export class AuthService {
     const login = input.login.trim().toLowerCase();
     const key = `login:${login}:${input.ip}`;
     const now = this.clock.now();
-    if ((await this.limiter.count(key, now, MINUTE)) >= LOGIN_FAILURES_PER_MINUTE) {
+    // Counted before the check, so that parallel guesses cannot all pass a read of the counter.
+    if ((await this.limiter.hit(key, now, MINUTE)) > LOGIN_FAILURES_PER_MINUTE) {
       throw tooManyRequests(LOGIN_MESSAGES.tooMany);
     }
     const user = await this.repo.findUserByEmail(login);
@@ -49,7 +50,6 @@ export class AuthService {
       ? await verifyPassword(user.password_hash, input.password)
       : await burnPasswordCheck(input.password);
     if (!user || !ok) {
-      await this.limiter.hit(key, now, MINUTE);
       throw unprocessable(LOGIN_MESSAGES.wrong, { login: [LOGIN_MESSAGES.wrong] });
     }
     await this.limiter.reset(key);

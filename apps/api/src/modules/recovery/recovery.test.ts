@@ -110,6 +110,38 @@ describe(`password recovery (${dialectName})`, () => {
     expect((await reset(code)).statusCode).toBe(422);
   });
 
+  it('parallel guesses cannot exceed five tries of a code', async () => {
+    await request();
+    const code = codeFrom(ctx.mailer.last(email)?.text);
+    const guesses = Array.from({ length: 30 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+    const answers = await Promise.all([...guesses, code].map((pin) => check(pin)));
+    expect(answers.at(-1)?.statusCode).not.toBe(200);
+    const pin = await ctx.db.kysely.selectFrom('password_pins').select('failed_attempts').executeTakeFirstOrThrow();
+    expect(pin.failed_attempts).toBeLessThanOrEqual(5);
+  });
+
+  it('after five wrong codes, a known and an unknown address read the same', async () => {
+    await request();
+    await request('ghost@example.com');
+    const code = codeFrom(ctx.mailer.last(email)?.text);
+    const known: string[] = [];
+    const unknown: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      known.push((await check(wrong(code))).json().result.message);
+      unknown.push((await check(wrong(code), 'ghost@example.com')).json().result.message);
+    }
+    expect(unknown).toEqual(known);
+    expect(known.at(-1)).toBe('Превышено число попыток ввода кода. Запросите новый код.');
+  });
+
+  it('a right code after four wrong ones still resets (check, then reset)', async () => {
+    await request();
+    const code = codeFrom(ctx.mailer.last(email)?.text);
+    for (let i = 0; i < 4; i++) await check(wrong(code));
+    expect((await check(code)).statusCode).toBe(200);
+    expect((await reset(code)).statusCode).toBe(200);
+  });
+
   it('unknown address and wrong code answer alike', async () => {
     await request();
     const a = await check('123456', 'ghost@example.com');

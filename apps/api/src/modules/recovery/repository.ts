@@ -29,27 +29,37 @@ export class RecoveryRepository {
     });
   }
 
-  findActivePin(userId: number, now: string, maxFailures: number): Promise<ActivePin | undefined> {
-    return this.db
+  /**
+   * Takes one try of the user's live code before it is compared, in one conditional update, so that
+   * parallel guesses can never take more than `maxTries`. Undefined when no live code is left.
+   */
+  takeTry(userId: number, now: string, maxTries: number): Promise<ActivePin | undefined> {
+    const live = this.db
       .selectFrom('password_pins')
-      .select(['id', 'pin_hash', 'failed_attempts'])
+      .select('id')
       .where('user_id', '=', userId)
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
-      .where('failed_attempts', '<', maxFailures)
+      .where('failed_attempts', '<', maxTries)
       .orderBy('id', 'desc')
+      .limit(1);
+    return this.db
+      .updateTable('password_pins')
+      .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1), updated_at: now }))
+      .where('id', 'in', live)
+      .where('failed_attempts', '<', maxTries)
+      .returning(['id', 'pin_hash', 'failed_attempts'])
       .executeTakeFirst();
   }
 
-  /** Counts a wrong guess in the database (so parallel guesses cannot overshoot); returns the new count. */
-  async addFailure(pinId: number, now: string): Promise<number> {
-    const row = await this.db
+  /** A right code gives its try back: only wrong guesses count. */
+  async returnTry(pinId: number): Promise<void> {
+    await this.db
       .updateTable('password_pins')
-      .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1), updated_at: now }))
+      .set((eb) => ({ failed_attempts: eb('failed_attempts', '-', 1) }))
       .where('id', '=', pinId)
-      .returning('failed_attempts')
-      .executeTakeFirst();
-    return row?.failed_attempts ?? Number.MAX_SAFE_INTEGER;
+      .where('failed_attempts', '>', 0)
+      .execute();
   }
 
   /**

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { MINUTE, HOUR, addMs, iso, type Clock } from '../../platform/clock.js';
+import { DAY, MINUTE, HOUR, addMs, iso, type Clock } from '../../platform/clock.js';
 import { tooManyRequests, unprocessable } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { newPasswordMail, recoveryCodeMail, type MailContext } from '../../platform/mail/templates.js';
@@ -13,6 +13,7 @@ export const MAX_PIN_FAILURES = 5;
 const REQUESTS_PER_ADDRESS_PER_MINUTE = 1;
 const REQUESTS_PER_IP_PER_HOUR = 20;
 const CHECKS_PER_IP_PER_HOUR = 60;
+const FAILURES_PER_ADDRESS_PER_DAY = 30;
 
 export const RECOVERY_MESSAGES = {
   requested: 'Если адрес зарегистрирован, на него отправлен код',
@@ -49,6 +50,8 @@ export class RecoveryService {
     if ((await this.limiter.hit(`recovery:address:${address}`, now, MINUTE)) > REQUESTS_PER_ADDRESS_PER_MINUTE) {
       throw tooManyRequests(RECOVERY_MESSAGES.tooOften);
     }
+    // A new code (or the promise of one) starts the count of wrong tries afresh, for any address.
+    await this.limiter.reset(`recovery:fail:${address}`);
     const user = await this.repo.findUser(address);
     if (!user) return;
     const pin = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -56,20 +59,28 @@ export class RecoveryService {
     this.mailer.send(recoveryCodeMail(this.mail, user.email, pin));
   }
 
-  /** Checks a code; a wrong one counts towards the limit shared with resetByPin. */
+  /**
+   * Checks a code; a wrong one counts towards the limit shared with resetByPin. Failures are also
+   * counted per address whether it has an account or not, so that the answers never tell them apart.
+   */
   async check(email: string, pin: string, ip: string): Promise<{ userId: number; pinId: number; email: string }> {
     const now = this.clock.now();
+    const address = email.trim().toLowerCase();
     if ((await this.limiter.hit(`recovery:check-ip:${ip}`, now, HOUR)) > CHECKS_PER_IP_PER_HOUR) {
       throw tooManyRequests(RECOVERY_MESSAGES.tooMany);
     }
-    const user = await this.repo.findUser(email.trim());
-    const active = user ? await this.repo.findActivePin(user.id, iso(now), MAX_PIN_FAILURES) : undefined;
-    if (!user || !active) throw unprocessable(RECOVERY_MESSAGES.wrongCode);
-    if (!safeEqual(active.pin_hash, this.#hash(user.id, pin))) {
-      const failures = await this.repo.addFailure(active.id, iso(now));
-      throw unprocessable(failures >= MAX_PIN_FAILURES ? RECOVERY_MESSAGES.deadCode : RECOVERY_MESSAGES.wrongCode);
+    if ((await this.limiter.count(`recovery:fail-day:${address}`, now, DAY)) >= FAILURES_PER_ADDRESS_PER_DAY) {
+      throw tooManyRequests(RECOVERY_MESSAGES.tooMany);
     }
-    return { userId: user.id, pinId: active.id, email: user.email };
+    const user = await this.repo.findUser(address);
+    const taken = user ? await this.repo.takeTry(user.id, iso(now), MAX_PIN_FAILURES) : undefined;
+    if (user && taken && safeEqual(taken.pin_hash, this.#hash(user.id, pin))) {
+      await this.repo.returnTry(taken.id);
+      return { userId: user.id, pinId: taken.id, email: user.email };
+    }
+    await this.limiter.hit(`recovery:fail-day:${address}`, now, DAY);
+    const failures = await this.limiter.hit(`recovery:fail:${address}`, now, PIN_TTL_MS);
+    throw unprocessable(failures >= MAX_PIN_FAILURES ? RECOVERY_MESSAGES.deadCode : RECOVERY_MESSAGES.wrongCode);
   }
 
   /** Uses the code: a new random password is set, mailed, and every session of the user ends. */
