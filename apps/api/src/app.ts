@@ -81,7 +81,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db, clock, secret } = deps;
   const app = Fastify({
     logger: deps.logger === undefined ? false : deps.logger,
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies nearest to the server, as Express and Fastify define it.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     ...(deps.logger ? { logger: { ...(typeof deps.logger === 'object' ? deps.logger : {}), redact: REDACT } } : {}),

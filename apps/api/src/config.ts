@@ -28,7 +28,7 @@ const envSchema = z.object({
   MAIL_PASSWORD: z.string().optional(),
   MAIL_FROM: z.string().optional(),
   MAIL_SECURE: bool.default(false),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z.string().default('false'),
 });
 
 export interface Config {
@@ -45,7 +45,8 @@ export interface Config {
   appSecret: string | undefined;
   webDist: string;
   logLevel: string;
-  trustProxy: boolean;
+  /** false, the number of proxy hops in front, or the proxies' addresses (never 'trust anyone'). */
+  trustProxy: false | number | string;
   mail: {
     host: string | undefined;
     port: number;
@@ -54,6 +55,15 @@ export interface Config {
     from: string;
     secure: boolean;
   };
+}
+
+/** 'true' means one proxy in front: trusting every hop would let clients forge their address. */
+function parseTrustProxy(value: string): false | number | string {
+  const v = value.trim();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') return 1;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
 }
 
 /** Reads the environment once; every setting of the server comes from here. */
@@ -79,7 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appSecret: e.APP_SECRET,
     webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     mail: {
       host: e.MAIL_HOST || undefined,
       port: e.MAIL_PORT,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_DB_INT } from './common.js';
 
 const counter = z.object({ total: z.number().int(), completed: z.number().int() });
 
@@ -38,13 +39,16 @@ export const catalogueResponse = z.object({
   result: z.object({ success: z.literal(true), items: z.array(catalogueCategory) }),
 });
 
-const name = z.string().trim().min(1, 'Поле не может быть пустым').max(150, 'Не более 150 символов');
+const nameOf = (max: number) =>
+  z.string().trim().min(1, 'Поле не может быть пустым').max(max, `Не более ${max} символов`);
+const name = nameOf(150);
+const categoryName = nameOf(255);
 
 /** POST /api/courses */
 export const createCourseRequest = z.object({
   name: name.optional().default('Новый курс'),
   /** -1 (the uncategorised pseudo-category) or null: no category. */
-  category_id: z.number().int().nullish(),
+  category_id: z.number().int().min(-1).max(MAX_DB_INT).nullish(),
 });
 export const createCourseResponse = z.object({
   result: z.object({
@@ -57,14 +61,20 @@ export const createCourseResponse = z.object({
 export const categoryItem = z.object({ id: z.number().int(), name: z.string(), sort_order: z.number().int() });
 export type CategoryItem = z.infer<typeof categoryItem>;
 /** POST /api/courses/categories, PUT /api/courses/categories/{id} */
-export const categoryNameRequest = z.object({ name: name.max(255) });
+export const categoryNameRequest = z.object({ name: categoryName });
 export const categoryResponse = z.object({
   result: z.object({ success: z.literal(true), message: z.string(), item: categoryItem }),
 });
 /** POST /api/courses/categories/update: order and names in one go, on leaving edit mode. */
 export const categoriesBulkRequest = z.object({
   categories: z
-    .array(z.object({ id: z.number().int(), name: name.max(255), sort_order: z.number().int().min(0) }))
+    .array(
+      z.object({
+        id: z.number().int().min(-1).max(MAX_DB_INT),
+        name: categoryName,
+        sort_order: z.number().int().min(0).max(MAX_DB_INT),
+      }),
+    )
     .max(1000),
 });
 

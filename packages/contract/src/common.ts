@@ -11,4 +11,9 @@ export const successResult = z.object({ success: z.literal(true), message: z.str
 export const successResponse = z.object({ result: successResult });
 export type SuccessResponse = z.infer<typeof successResponse>;
 
-export const idParam = z.object({ id: z.coerce.number().int().positive() });
+/** Ids and counters fit the databases' 32-bit integers: a larger number is a 4xx, not a database error. */
+export const MAX_DB_INT = 2_147_483_647;
+export const dbId = z.coerce.number().int().positive().max(MAX_DB_INT);
+export const dbInt = z.coerce.number().int().min(0).max(MAX_DB_INT);
+
+export const idParam = z.object({ id: dbId });

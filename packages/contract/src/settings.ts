@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { MAX_DB_INT, dbId } from './common.js';
 
 const id = z.number().int().positive();
 const ref = z.object({ id: z.number().int(), name: z.string() });
-const ids = z.array(z.coerce.number().int().positive()).max(1000).default([]);
+const ids = z.array(dbId).max(1000).default([]);
 const text = (max: number, required: string) => z.string().trim().min(1, required).max(max, `Не более ${max} символов`);
 
 export const namedRef = ref;
@@ -41,11 +42,13 @@ const userFields = {
   department_id: z.coerce
     .number({ error: 'Пожалуйста, выберите роль и отдел' })
     .int()
-    .positive('Пожалуйста, выберите роль и отдел'),
+    .positive('Пожалуйста, выберите роль и отдел')
+    .max(MAX_DB_INT, 'Пожалуйста, выберите роль и отдел'),
   role_id: z.coerce
     .number({ error: 'Пожалуйста, выберите роль и отдел' })
     .int()
-    .positive('Пожалуйста, выберите роль и отдел'),
+    .positive('Пожалуйста, выберите роль и отдел')
+    .max(MAX_DB_INT, 'Пожалуйста, выберите роль и отдел'),
   position: z.string().trim().max(255).nullish(),
 };
 
@@ -69,7 +72,7 @@ export type UpdateUserRequest = z.input<typeof updateUserRequest>;
 export const userCoursesResponse = z.object({ result: z.object({ success: z.literal(true), data: z.array(ref) }) });
 
 /** POST /api/admin/user-courses/attach and /detach */
-export const userCoursesChange = z.object({ user_id: z.coerce.number().int().positive(), course_ids: ids });
+export const userCoursesChange = z.object({ user_id: dbId, course_ids: ids });
 
 export const roleItem = z.object({ id, name: z.string(), code: z.string() });
 export const rolesResponse = z.object({ result: z.object({ success: z.literal(true), items: z.array(roleItem) }) });
@@ -93,7 +96,8 @@ export const departmentRequest = z.object({
       z.coerce
         .number()
         .int('Порядок сортировки должен быть целым числом')
-        .min(0, 'Порядок сортировки не может быть отрицательным'),
+        .min(0, 'Порядок сортировки не может быть отрицательным')
+        .max(MAX_DB_INT, 'Слишком большое число'),
     ])
     .optional()
     .transform((v) => (v === '' || v === undefined ? null : v)),

@@ -145,10 +145,48 @@ describe(`sign-in and sessions (${dialectName})`, () => {
     const client = new Client(ctx.app);
     await client.get('/api/check-auth');
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => client.post('/login', { login: user.email, password: 'bad-password', remember: false })),
+      Array.from({ length: 20 }, () =>
+        client.post('/login', { login: user.email, password: 'bad-password', remember: false }),
+      ),
     );
     expect(answers.filter((a) => a.statusCode === 422).length).toBeLessThanOrEqual(5);
     expect(answers.filter((a) => a.statusCode === 429).length).toBeGreaterThanOrEqual(15);
+  });
+
+  it('a forged X-Forwarded-For neither escapes the limit nor breaks sign-in', async () => {
+    const user = await createUser(ctx.db, { role: 'learner' });
+    const client = new Client(ctx.app);
+    for (let i = 0; i < 5; i++) {
+      await client.post(
+        '/login',
+        { login: user.email, password: 'bad-password' },
+        { 'x-forwarded-for': `10.0.0.${i}` },
+      );
+    }
+    const sixth = await client.post(
+      '/login',
+      { login: user.email, password: 'bad-password' },
+      { 'x-forwarded-for': '10.9.9.9' },
+    );
+    expect(sixth.statusCode).toBe(429);
+  });
+
+  it('behind a proxy (TRUST_PROXY=1) takes the address the proxy saw, whatever its length', async () => {
+    const proxied = await createTestApp({ TRUST_PROXY: '1' });
+    try {
+      const user = await createUser(proxied.db, { role: 'learner' });
+      const client = new Client(proxied.app);
+      const res = await client.post(
+        '/login',
+        { login: user.email, password: DEFAULT_PASSWORD, remember: false },
+        { 'x-forwarded-for': `${'f'.repeat(200)}, 203.0.113.7` },
+      );
+      expect(res.statusCode).toBe(200);
+      const session = await proxied.db.kysely.selectFrom('sessions').select('ip').executeTakeFirstOrThrow();
+      expect(session.ip).toBe('203.0.113.7');
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('logout ends the session on the server', async () => {

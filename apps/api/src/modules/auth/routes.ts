@@ -33,7 +33,7 @@ export const authRoutes =
       async (request, reply) => {
         const { token, user, remember } = await auth.signIn({
           ...request.body,
-          ip: request.ip,
+          ip: request.ip.slice(0, 64),
           userAgent: request.headers['user-agent'] ?? null,
         });
         const old = request.cookies[SESSION_COOKIE];

@@ -16,7 +16,8 @@ export const storageRoutes =
       '/storage/*',
       { config: { access: 'authenticated', name: 'storage' }, schema: { hide: true } },
       async (request, reply) => {
-        const relative = decodeURIComponent((request.params as { '*': string })['*'] ?? '');
+        // Already decoded by the router; decoding again would turn '%25' into a broken escape.
+        const relative = (request.params as { '*': string })['*'] ?? '';
         const file = await deps.storage.open(relative);
         if (!file) throw notFound('Файл не найден');
         reply

@@ -56,10 +56,12 @@ describe(`/storage (${dialectName})`, () => {
       '/storage/lessons/link.txt',
       '/storage/lessons',
       '/storage/nothing.png',
+      '/storage/%25',
     ]) {
       const res = await learner.get(path);
       expect([path, res.statusCode]).toEqual([path, 404]);
     }
+    expect((await learner.get('/storage/%E0%A4%A')).statusCode).toBe(400);
   });
 
   it('needs a session', async () => {

@@ -14,7 +14,7 @@ export const recoveryRoutes =
         schema: { tags: ['recovery'], summary: 'Mail a recovery code', body: recoveryRequest, response: responses },
       },
       async (request) => {
-        await recovery.request(request.body.email, request.ip);
+        await recovery.request(request.body.email, request.ip.slice(0, 64));
         return { result: { success: true as const, message: RECOVERY_MESSAGES.requested } };
       },
     );
@@ -26,7 +26,7 @@ export const recoveryRoutes =
         schema: { tags: ['recovery'], summary: 'Check a recovery code', body: pinRequest, response: responses },
       },
       async (request) => {
-        await recovery.check(request.body.email, request.body.pin_code, request.ip);
+        await recovery.check(request.body.email, request.body.pin_code, request.ip.slice(0, 64));
         return { result: { success: true as const, message: RECOVERY_MESSAGES.codeOk } };
       },
     );
@@ -38,7 +38,7 @@ export const recoveryRoutes =
         schema: { tags: ['recovery'], summary: 'Reset the password by code', body: pinRequest, response: responses },
       },
       async (request) => {
-        await recovery.resetByPin(request.body.email, request.body.pin_code, request.ip);
+        await recovery.resetByPin(request.body.email, request.body.pin_code, request.ip.slice(0, 64));
         return { result: { success: true as const, message: RECOVERY_MESSAGES.reset } };
       },
     );

@@ -182,6 +182,21 @@ describe(`settings: employees (${dialectName})`, () => {
     expect(enrolled.map((e) => e.course_id)).toEqual([b]);
   });
 
+  it('answers 4xx, never 500, to ids beyond the database integer range', async () => {
+    const huge = 99_999_999_999;
+    const answers = [
+      await admin.get(`/api/admin/users/${huge}`),
+      await admin.get('/api/admin/users/abc'),
+      await admin.post('/api/admin/user-courses/attach', { user_id: huge, course_ids: [1] }),
+      await admin.post('/api/admin/users', newUser({ course_ids: [huge] })),
+      await admin.post('/api/admin/users', newUser({ department_id: huge })),
+      await admin.post('/api/admin/departments', { name: 'X', sort_order: huge }),
+      await admin.post('/api/courses', { name: 'X', category_id: huge }),
+      await admin.post('/api/courses/categories/update', { categories: [{ id: 1, name: 'X', sort_order: huge }] }),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([422, 422, 422, 422, 422, 422, 422, 422]);
+  });
+
   it('roles come from the server list', async () => {
     const res = await admin.get('/api/admin/roles');
     expect(res.json().result.items.map((r: { name: string }) => r.name)).toEqual([
