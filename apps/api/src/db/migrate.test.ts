@@ -37,7 +37,10 @@ describe(`migrations (${dialectName})`, () => {
   it('create the whole domain model once; a second run changes nothing', async () => {
     const { db, drop } = await createTestDb();
     try {
-      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual(['0001_domain']);
+      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([
+        '0001_domain',
+        '0002_department_assigned_at',
+      ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
       expect(tables).toEqual(expect.arrayContaining(TABLES));

@@ -1,11 +1,15 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectKind } from './dialect.js';
 import { domainMigration } from './migrations/0001_domain.js';
+import { departmentAssignedAtMigration } from './migrations/0002_department_assigned_at.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; each is written once and runs on SQLite and PostgreSQL. */
 function migrations(kind: DialectKind): Record<string, Migration> {
-  return { '0001_domain': domainMigration(kind) as Migration };
+  return {
+    '0001_domain': domainMigration(kind) as Migration,
+    '0002_department_assigned_at': departmentAssignedAtMigration(kind) as Migration,
+  };
 }
 
 class StaticProvider implements MigrationProvider {

@@ -23,6 +23,8 @@ export interface UsersTable {
   password_hash: string;
   position: string | null;
   department_id: number | null;
+  /** When the user joined their current department (null: since the account was created). */
+  department_assigned_at: Generated<Time | null>;
   role_id: number;
   photo_path: string | null;
   last_activity_at: Time | null;

@@ -7,6 +7,7 @@ import {
   createTestApp,
   createUser,
   dialectName,
+  roleId,
   type Client,
   type TestContext,
 } from '../../test/harness.js';
@@ -97,6 +98,36 @@ describe(`settings: departments (${dialectName})`, () => {
 
     await admin.put(`/api/admin/departments/${dep}`, { name: 'Цех 1', course_ids: [] });
     expect(await enrollment.list({ courseIds: [course] })).toEqual([]);
+  });
+
+  it('an employee moved into a department is enrolled in its courses from the move, not before', async () => {
+    const course = await createCourse(ctx.db, 'Регламент');
+    const from = (await admin.post('/api/admin/departments', { name: 'Старый' })).json().result.item.id;
+    const to = (await admin.post('/api/admin/departments', { name: 'Новый', course_ids: [course] })).json().result.item
+      .id;
+    const learner = await roleId(ctx.db, 'learner');
+    const id = (
+      await admin.post('/api/admin/users', {
+        first_name: 'Пётр',
+        last_name: 'Седов',
+        login: 'sedov@example.com',
+        password: '',
+        department_id: from,
+        role_id: learner,
+      })
+    ).json().data.id;
+    ctx.clock.advance(5 * HOUR);
+    const moved = await admin.put(`/api/admin/users/${id}`, {
+      first_name: 'Пётр',
+      last_name: 'Седов',
+      login: 'sedov@example.com',
+      department_id: to,
+      role_id: learner,
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(await enrollment.list({ userIds: [id] })).toEqual([
+      { user_id: id, course_id: course, enrolled_at: ctx.clock.now().toISOString() },
+    ]);
   });
 
   it('deleting a department keeps its people, without a department', async () => {

@@ -55,7 +55,9 @@ export class EnrollmentRepository {
       .select([
         'u.id as user_id',
         'dc.course_id',
-        sql<string>`case when u.created_at > dc.assigned_at then u.created_at else dc.assigned_at end`.as('at'),
+        // A newcomer to the department is enrolled from the day they joined it.
+        sql<string>`case when coalesce(u.department_assigned_at, u.created_at) > dc.assigned_at
+          then coalesce(u.department_assigned_at, u.created_at) else dc.assigned_at end`.as('at'),
       ]);
     let group = this.db
       .selectFrom('group_courses as gc')

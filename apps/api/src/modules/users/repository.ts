@@ -79,6 +79,7 @@ export class UsersRepository {
           ...input,
           email: input.email.toLowerCase(),
           password_hash: passwordHash,
+          department_assigned_at: now,
           created_at: now,
           updated_at: now,
         })
@@ -89,10 +90,15 @@ export class UsersRepository {
     });
   }
 
-  async update(id: number, input: UserInput, now: string): Promise<void> {
+  async update(id: number, input: UserInput, now: string, departmentChanged: boolean): Promise<void> {
     await this.db
       .updateTable('users')
-      .set({ ...input, email: input.email.toLowerCase(), updated_at: now })
+      .set({
+        ...input,
+        email: input.email.toLowerCase(),
+        updated_at: now,
+        ...(departmentChanged ? { department_assigned_at: now } : {}),
+      })
       .where('id', '=', id)
       .execute();
   }

@@ -96,7 +96,7 @@ export class UsersService {
     if (!current) throw notFound(USER_MESSAGES.notFound);
     const input = await this.checked(fields, id);
     if (actorId === id && input.role_id !== current.role_id) throw unprocessable(USER_MESSAGES.selfRole);
-    await this.repo.update(id, input, iso(this.clock.now()));
+    await this.repo.update(id, input, iso(this.clock.now()), input.department_id !== current.department_id);
     return { name: fullName(input) };
   }
 
