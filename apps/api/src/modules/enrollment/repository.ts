@@ -12,6 +12,8 @@ export interface Enrollment {
  * Enrollment is derived, never stored: a user is enrolled in a course through a direct assignment,
  * their department's courses or their groups' courses. Removing the last source ends it by itself.
  */
+const USERS_PER_QUERY = 2000;
+
 export interface EnrollmentFilter {
   userIds?: readonly number[];
   courseIds?: readonly number[];
@@ -20,9 +22,20 @@ export interface EnrollmentFilter {
 export class EnrollmentRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Set-based: one query for any number of users and courses (omit a filter to take all). */
+  /**
+   * Set-based: one query per 2000 users (the ids appear in each of the three sources, and databases
+   * cap the number of parameters), for any number of courses. Omit a filter to take all.
+   */
   async list(filter: EnrollmentFilter = {}): Promise<Enrollment[]> {
-    if (filter.userIds?.length === 0 || filter.courseIds?.length === 0) return [];
+    const { userIds, courseIds } = filter;
+    if (userIds?.length === 0 || courseIds?.length === 0) return [];
+    if (userIds && userIds.length > USERS_PER_QUERY) {
+      const out: Enrollment[] = [];
+      for (let i = 0; i < userIds.length; i += USERS_PER_QUERY) {
+        out.push(...(await this.list({ ...filter, userIds: userIds.slice(i, i + USERS_PER_QUERY) })));
+      }
+      return out;
+    }
     return this.db
       .selectFrom(this.sources(filter).as('s'))
       .select(['s.user_id', 's.course_id', (eb) => eb.fn.min<string>('s.at').as('enrolled_at')])

@@ -1,34 +1,21 @@
 import { UNCATEGORISED_ID, UNCATEGORISED_NAME, type CatalogueCategory } from '@lms/contract';
-import {
-  Alert,
-  Button,
-  CloseButton,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import {
   IconAdjustmentsHorizontal,
-  IconAlertTriangle,
   IconCheck,
   IconFolderPlus,
   IconInfoCircle,
   IconLayoutGrid,
-  IconLock,
   IconPlus,
-  IconSearch,
-  IconSearchOff,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { greeting } from '../../lib/greeting';
-import { filterGroups, notFoundText } from '../../lib/search';
+import { filterGroups } from '../../lib/search';
+import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
+import { LoadErrorNotice, LoadingStatus, Notice, NothingFoundNotice } from '../../shared/ListStates';
+import { PageGreeting } from '../../shared/PageGreeting';
+import { SearchInput } from '../../shared/SearchInput';
 import { toastError, toastSuccess } from '../../shared/toast';
 import { useSession } from '../auth/session';
 import {
@@ -59,50 +46,6 @@ import { NameDialog, type NameDialogKind, type NameDialogOutcome } from './NameD
 import { T } from './texts';
 
 const LOAD_ERROR_TOAST = 'catalogue-load-error';
-
-function Notice({
-  icon,
-  color,
-  title,
-  children,
-}: {
-  icon: ReactNode;
-  color?: string;
-  title: string;
-  children?: ReactNode;
-}) {
-  return (
-    <Paper withBorder p={{ base: 'lg', sm: 40 }}>
-      <Stack align="center" gap="xs" ta="center">
-        <ThemeIcon size={48} radius="xl" variant="light" color={color}>
-          {icon}
-        </ThemeIcon>
-        <Text fw={600} size="lg">
-          {title}
-        </Text>
-        {children}
-      </Stack>
-    </Paper>
-  );
-}
-
-function AccessDenied() {
-  return (
-    <Paper withBorder p={{ base: 'lg', sm: 48 }}>
-      <Stack align="center" gap="sm" ta="center">
-        <ThemeIcon size={56} radius="xl" variant="light" color="red">
-          <IconLock size={28} stroke={1.6} aria-hidden="true" />
-        </ThemeIcon>
-        <Title order={1} fz={24}>
-          {T.accessDenied}
-        </Title>
-        <Text c="dimmed" maw={420}>
-          {T.accessDeniedHint}
-        </Text>
-      </Stack>
-    </Paper>
-  );
-}
 
 /** 422: the server's message (a duplicate name reads 'Введите другое название'); 403: a toast. */
 function createFailure(error: unknown, noRights: string, fallback: string): NameDialogOutcome {
@@ -281,19 +224,15 @@ function Catalogue({ userName }: { userName: string }) {
   // ── rendering ──
   let content: ReactNode;
   if (catalogue.isPending) {
-    content = (
-      <Group gap="sm" py="xl" justify="center" role="status" aria-live="polite">
-        <Loader size="sm" />
-        <Text c="dimmed">{T.loading}</Text>
-      </Group>
-    );
+    content = <LoadingStatus text={T.loading} />;
   } else if (catalogue.isError) {
     content = (
-      <Notice icon={<IconAlertTriangle size={24} aria-hidden="true" />} color="red" title={T.loadError}>
-        <Button variant="light" mt="xs" onClick={() => void catalogue.refetch()} loading={catalogue.isFetching}>
-          {T.retry}
-        </Button>
-      </Notice>
+      <LoadErrorNotice
+        title={T.loadError}
+        retryLabel={T.retry}
+        onRetry={() => void catalogue.refetch()}
+        retrying={catalogue.isFetching}
+      />
     );
   } else if (arranged.length === 0) {
     content = (
@@ -304,13 +243,7 @@ function Catalogue({ userName }: { userName: string }) {
       </Notice>
     );
   } else if (shown.length === 0) {
-    content = (
-      <Notice icon={<IconSearchOff size={24} aria-hidden="true" />} color="gray" title={notFoundText(query)}>
-        <Button variant="subtle" onClick={() => setQuery('')}>
-          {T.resetSearch}
-        </Button>
-      </Notice>
-    );
+    content = <NothingFoundNotice query={query} resetLabel={T.resetSearch} onReset={() => setQuery('')} />;
   } else {
     let position = 0;
     content = (
@@ -342,27 +275,16 @@ function Catalogue({ userName }: { userName: string }) {
 
   return (
     <Stack gap="xl">
-      <Stack gap={6}>
-        <Title order={1} fz={{ base: 24, sm: 30 }}>
-          {greeting(userName)}
-        </Title>
-        <Text c="dimmed" fz={{ base: 'md', sm: 'lg' }}>
-          {T.subtitle}
-        </Text>
-      </Stack>
+      <PageGreeting userName={userName} subtitle={T.subtitle} />
 
       <Paper withBorder p={{ base: 'sm', sm: 'md' }}>
         <Group gap="sm" justify="space-between">
           {editing ? null : (
-            <TextInput
+            <SearchInput
               value={query}
-              onChange={(event) => setQuery(event.currentTarget.value)}
+              onChange={setQuery}
               placeholder={T.searchPlaceholder}
-              aria-label={T.searchPlaceholder}
-              leftSection={<IconSearch size={16} aria-hidden="true" />}
-              rightSection={
-                query ? <CloseButton size="sm" aria-label={T.clearSearch} onClick={() => setQuery('')} /> : null
-              }
+              clearLabel={T.clearSearch}
               flex="1 1 260px"
               maw={{ base: '100%', md: 380 }}
             />
@@ -444,6 +366,8 @@ function Catalogue({ userName }: { userName: string }) {
  */
 export default function CataloguePage() {
   const { user } = useSession();
-  if (!canManageCatalogue(user?.permissions)) return <AccessDenied />;
+  if (!canManageCatalogue(user?.permissions)) {
+    return <AccessDeniedNotice title={T.accessDenied} hint={T.accessDeniedHint} />;
+  }
   return <Catalogue userName={user?.name ?? ''} />;
 }

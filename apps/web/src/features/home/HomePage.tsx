@@ -1,10 +1,12 @@
 import type { HomeCategory } from '@lms/contract';
-import { Button, CloseButton, Group, Loader, Paper, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
-import { IconAlertTriangle, IconBooks, IconSearch, IconSearchOff } from '@tabler/icons-react';
-import { useId, useMemo, useState, type ReactNode } from 'react';
-import { greeting } from '../../lib/greeting';
-import { filterGroups, notFoundText } from '../../lib/search';
+import { Group, Stack, Text, Title } from '@mantine/core';
+import { IconBooks } from '@tabler/icons-react';
+import { useId, useMemo, useState } from 'react';
+import { filterGroups } from '../../lib/search';
 import { CourseCard, CourseGrid } from '../../shared/CourseCard';
+import { LoadErrorNotice, LoadingStatus, Notice, NothingFoundNotice } from '../../shared/ListStates';
+import { PageGreeting } from '../../shared/PageGreeting';
+import { SearchInput } from '../../shared/SearchInput';
 import { useSession } from '../auth/session';
 import { useStartedLessons, useUserCourses } from './api';
 import { LessonSlider } from './LessonSlider';
@@ -31,32 +33,6 @@ function CategorySection({ category }: { category: HomeCategory }) {
   );
 }
 
-function Notice({
-  icon,
-  color,
-  title,
-  children,
-}: {
-  icon: ReactNode;
-  color?: string;
-  title: string;
-  children?: ReactNode;
-}) {
-  return (
-    <Paper withBorder p={{ base: 'lg', sm: 40 }}>
-      <Stack align="center" gap="xs" ta="center">
-        <ThemeIcon size={48} radius="xl" variant="light" color={color}>
-          {icon}
-        </ThemeIcon>
-        <Text fw={600} size="lg">
-          {title}
-        </Text>
-        {children}
-      </Stack>
-    </Paper>
-  );
-}
-
 function CourseList({ query, onClear }: { query: string; onClear: () => void }) {
   const courses = useUserCourses();
   const categories = useMemo(
@@ -65,21 +41,15 @@ function CourseList({ query, onClear }: { query: string; onClear: () => void }) 
   );
   const shown = useMemo(() => filterGroups(categories, query, (course) => [course.name]), [categories, query]);
 
-  if (courses.isPending) {
-    return (
-      <Group gap="sm" py="xl" justify="center" role="status" aria-live="polite">
-        <Loader size="sm" />
-        <Text c="dimmed">{HOME_TEXTS.coursesLoading}</Text>
-      </Group>
-    );
-  }
+  if (courses.isPending) return <LoadingStatus text={HOME_TEXTS.coursesLoading} />;
   if (courses.isError) {
     return (
-      <Notice icon={<IconAlertTriangle size={24} aria-hidden="true" />} color="red" title={HOME_TEXTS.coursesError}>
-        <Button variant="light" mt="xs" onClick={() => void courses.refetch()} loading={courses.isFetching}>
-          {HOME_TEXTS.retry}
-        </Button>
-      </Notice>
+      <LoadErrorNotice
+        title={HOME_TEXTS.coursesError}
+        retryLabel={HOME_TEXTS.retry}
+        onRetry={() => void courses.refetch()}
+        retrying={courses.isFetching}
+      />
     );
   }
   if (categories.length === 0) {
@@ -92,13 +62,7 @@ function CourseList({ query, onClear }: { query: string; onClear: () => void }) 
     );
   }
   if (shown.length === 0) {
-    return (
-      <Notice icon={<IconSearchOff size={24} aria-hidden="true" />} color="gray" title={notFoundText(query)}>
-        <Button variant="subtle" onClick={onClear}>
-          {HOME_TEXTS.resetSearch}
-        </Button>
-      </Notice>
-    );
+    return <NothingFoundNotice query={query} resetLabel={HOME_TEXTS.resetSearch} onReset={onClear} />;
   }
   return (
     <Stack gap={32}>
@@ -122,14 +86,7 @@ export default function HomePage() {
 
   return (
     <Stack gap={36}>
-      <Stack gap={6}>
-        <Title order={1} fz={{ base: 24, sm: 30 }}>
-          {greeting(user?.name)}
-        </Title>
-        <Text c="dimmed" fz={{ base: 'md', sm: 'lg' }}>
-          {HOME_TEXTS.subtitle}
-        </Text>
-      </Stack>
+      <PageGreeting userName={user?.name} subtitle={HOME_TEXTS.subtitle} />
 
       {lessons.length > 0 ? <LessonSlider lessons={lessons} /> : null}
 
@@ -138,15 +95,11 @@ export default function HomePage() {
           <Title order={2} id={coursesTitleId} fz={{ base: 18, sm: 20 }}>
             {HOME_TEXTS.coursesTitle}
           </Title>
-          <TextInput
+          <SearchInput
             value={query}
-            onChange={(event) => setQuery(event.currentTarget.value)}
+            onChange={setQuery}
             placeholder={HOME_TEXTS.searchPlaceholder}
-            aria-label={HOME_TEXTS.searchPlaceholder}
-            leftSection={<IconSearch size={16} aria-hidden="true" />}
-            rightSection={
-              query ? <CloseButton size="sm" aria-label={HOME_TEXTS.clearSearch} onClick={() => setQuery('')} /> : null
-            }
+            clearLabel={HOME_TEXTS.clearSearch}
             radius="md"
             w={{ base: '100%', xs: 340 }}
           />

@@ -20,6 +20,7 @@ import { toastError, toastSuccess } from '../../shared/toast';
 import { createUser, errorText, settingsKeys, successMessage, usePaths } from './api';
 import { CHIPS_ADD_FORM, CourseMultiSelect } from './CourseMultiSelect';
 import { DepartmentSelect, LoginInput, RoleSelect } from './fields';
+import { FormModal, type ModalFormProps } from './forms';
 import {
   composeLogin,
   displayName,
@@ -29,7 +30,6 @@ import {
   type StudentsProblem,
 } from './logic';
 import { T } from './texts';
-import { SettingsModal } from './ui';
 
 interface AddUsersModalProps {
   opened: boolean;
@@ -38,12 +38,11 @@ interface AddUsersModalProps {
 
 /** 'Add student' (spec 03 §2.2, §5): several students in one form, shared role, department and courses. */
 export function AddUsersModal({ opened, onClose }: AddUsersModalProps) {
-  const [busy, setBusy] = useState(false);
   // the modal unmounts its content when closed, so every opening starts with a fresh form
   return (
-    <SettingsModal opened={opened} onClose={busy ? () => {} : onClose} title={T.addUsersTitle}>
-      <AddUsersForm onDone={onClose} onCancel={onClose} busy={busy} setBusy={setBusy} />
-    </SettingsModal>
+    <FormModal opened={opened} onClose={onClose} title={T.addUsersTitle}>
+      {(form) => <AddUsersForm {...form} />}
+    </FormModal>
   );
 }
 
@@ -56,14 +55,7 @@ const emptyStudent = (): StudentDraft => ({
   position: '',
 });
 
-interface AddUsersFormProps {
-  onDone: () => void;
-  onCancel: () => void;
-  busy: boolean;
-  setBusy: (busy: boolean) => void;
-}
-
-function AddUsersForm({ onDone, onCancel, busy, setBusy }: AddUsersFormProps) {
+function AddUsersForm({ onClose, busy, setBusy }: ModalFormProps) {
   const paths = usePaths();
   const queryClient = useQueryClient();
   const config = usePublicConfig();
@@ -123,7 +115,7 @@ function AddUsersForm({ onDone, onCancel, busy, setBusy }: AddUsersFormProps) {
     }
     await queryClient.invalidateQueries({ queryKey: settingsKeys.users });
     setBusy(false);
-    if (failed.length === 0) onDone();
+    if (failed.length === 0) onClose();
     else setStudents(failed); // the added ones leave the form; the others stay to be fixed
   };
 
@@ -249,7 +241,7 @@ function AddUsersForm({ onDone, onCancel, busy, setBusy }: AddUsersFormProps) {
 
         <Divider />
         <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel} disabled={busy}>
+          <Button variant="default" onClick={onClose} disabled={busy}>
             {T.cancel}
           </Button>
           <Button type="submit" loading={busy}>

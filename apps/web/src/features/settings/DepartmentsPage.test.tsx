@@ -1,21 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resetToasts } from '../../test/render';
-import { learnerUser, ok, renderSettings } from './testing';
+import { describe, expect, it, vi } from 'vitest';
+import { learnerUser, ok, savedItem, settingsSetup } from './testing';
 
 vi.setConfig({ testTimeout: 30_000 });
 
-let restore: () => void = () => {};
-afterEach(() => {
-  restore();
-  resetToasts();
-});
-
-function setup(...args: Parameters<typeof renderSettings>) {
-  const view = renderSettings(...args);
-  restore = view.restore;
-  return view;
-}
+const setup = settingsSetup();
 
 const names = () =>
   screen.getAllByTestId('department-row').map((row) => within(row).getAllByRole('cell')[0]?.textContent);
@@ -44,17 +33,7 @@ describe('Settings, departments tab', () => {
 
   it('checks the name and the sort order, then adds the department with its courses', async () => {
     const { ue, calls } = setup('departments', {
-      'POST /api/admin/departments': (request) =>
-        ok(
-          {
-            result: {
-              success: true,
-              message: 'Отдел успешно добавлен',
-              item: { id: 50, ...(request.body as object) },
-            },
-          },
-          201,
-        ),
+      'POST /api/admin/departments': savedItem(50, 'Отдел успешно добавлен', 201),
     });
     await screen.findAllByTestId('department-row');
     await ue.click(screen.getByRole('button', { name: 'Добавить отдел' }));

@@ -1,5 +1,4 @@
 import { Badge, Group, Stack, Table, Text, ThemeIcon } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
 import { IconBuildingCommunity } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { isForbidden, useDepartments, type Department } from './api';
@@ -10,15 +9,14 @@ import { SettingsFrame } from './SettingsFrame';
 import { T } from './texts';
 import {
   AccessDenied,
-  EmptyState,
-  ErrorState,
-  LoadingRows,
-  MessageRow,
+  DataTableBody,
   OpenButton,
   rowOpenProps,
+  SettingsTable,
   TableCard,
   Toolbar,
   useErrorToast,
+  useItemModal,
 } from './ui';
 
 const COLUMNS = 2;
@@ -36,8 +34,7 @@ function DepartmentsTab() {
   const departments = useDepartments();
   useErrorToast(departments, T.loadError, 'settings-load-error', !isForbidden(departments.error));
   const [search, setSearch] = useState('');
-  const [opened, modal] = useDisclosure(false);
-  const [editing, setEditing] = useState<Department | null>(null);
+  const modal = useItemModal<Department>();
 
   const rows = useMemo(
     () => sortDepartments(departments.data ?? []).filter((d) => matchesSearch(search, d.name)),
@@ -46,54 +43,6 @@ function DepartmentsTab() {
 
   if (isForbidden(departments.error)) return <AccessDenied />;
 
-  const open = (department: Department | null) => {
-    setEditing(department);
-    modal.open();
-  };
-
-  let body;
-  if (departments.isPending) body = <LoadingRows columns={COLUMNS} />;
-  else if (departments.isError)
-    body = (
-      <MessageRow columns={COLUMNS}>
-        <ErrorState onRetry={() => void departments.refetch()} />
-      </MessageRow>
-    );
-  else if (rows.length === 0)
-    body = (
-      <MessageRow columns={COLUMNS}>
-        <EmptyState text={search.trim() ? T.nothingFound : T.departmentsEmpty} />
-      </MessageRow>
-    );
-  else
-    body = rows.map((department) => (
-      <Table.Tr key={department.id} {...rowOpenProps(() => open(department))} data-testid="department-row">
-        <Table.Td>
-          <OpenButton>
-            <Group gap="sm" wrap="nowrap">
-              <ThemeIcon variant="light" radius="xl" size={36} visibleFrom="xs">
-                <IconBuildingCommunity size={18} aria-hidden="true" />
-              </ThemeIcon>
-              <Text size="sm" fw={600}>
-                <SafeHtml html={department.name} />
-              </Text>
-            </Group>
-          </OpenButton>
-        </Table.Td>
-        <Table.Td style={{ width: '1%', whiteSpace: 'nowrap' }}>
-          {department.sort_order === null ? (
-            <Text size="sm" c="dimmed">
-              —
-            </Text>
-          ) : (
-            <Badge variant="light" color="gray" radius="sm" size="lg" fw={600}>
-              {department.sort_order}
-            </Badge>
-          )}
-        </Table.Td>
-      </Table.Tr>
-    ));
-
   return (
     <Stack gap="md">
       <Toolbar
@@ -101,22 +50,62 @@ function DepartmentsTab() {
         onSearch={setSearch}
         placeholder={T.searchDepartments}
         addLabel={T.addDepartment}
-        onAdd={() => open(null)}
+        onAdd={() => modal.open(null)}
       />
       <TableCard>
-        <Table.ScrollContainer minWidth={340} type="native">
-          <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="md" aria-label={T.tabDepartments}>
-            <Table.Thead bg="gray.0">
-              <Table.Tr>
-                <Table.Th>{T.colDepartmentName}</Table.Th>
-                <Table.Th>{T.colSortOrder}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>{body}</Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <SettingsTable
+          label={T.tabDepartments}
+          minWidth={340}
+          head={
+            <>
+              <Table.Th>{T.colDepartmentName}</Table.Th>
+              <Table.Th>{T.colSortOrder}</Table.Th>
+            </>
+          }
+        >
+          <DataTableBody
+            query={departments}
+            rows={rows}
+            columns={COLUMNS}
+            search={search}
+            emptyText={T.departmentsEmpty}
+            renderRow={(department) => (
+              <DepartmentRow key={department.id} department={department} onOpen={() => modal.open(department)} />
+            )}
+          />
+        </SettingsTable>
       </TableCard>
-      <DepartmentModal opened={opened} department={editing} onClose={modal.close} />
+      <DepartmentModal opened={modal.opened} department={modal.item} onClose={modal.close} />
     </Stack>
+  );
+}
+
+function DepartmentRow({ department, onOpen }: { department: Department; onOpen: () => void }) {
+  return (
+    <Table.Tr {...rowOpenProps(onOpen)} data-testid="department-row">
+      <Table.Td>
+        <OpenButton>
+          <Group gap="sm" wrap="nowrap">
+            <ThemeIcon variant="light" radius="xl" size={36} visibleFrom="xs">
+              <IconBuildingCommunity size={18} aria-hidden="true" />
+            </ThemeIcon>
+            <Text size="sm" fw={600}>
+              <SafeHtml html={department.name} />
+            </Text>
+          </Group>
+        </OpenButton>
+      </Table.Td>
+      <Table.Td style={{ width: '1%', whiteSpace: 'nowrap' }}>
+        {department.sort_order === null ? (
+          <Text size="sm" c="dimmed">
+            —
+          </Text>
+        ) : (
+          <Badge variant="light" color="gray" radius="sm" size="lg" fw={600}>
+            {department.sort_order}
+          </Badge>
+        )}
+      </Table.Td>
+    </Table.Tr>
   );
 }

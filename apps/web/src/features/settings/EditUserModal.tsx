@@ -1,6 +1,6 @@
 import type { AdminUserDetail, NamedRef } from '@lms/contract';
-import { Button, Divider, Group, SimpleGrid, Skeleton, Stack, TextInput } from '@mantine/core';
-import { IconKey, IconTrash } from '@tabler/icons-react';
+import { Button, Group, SimpleGrid, Skeleton, Stack, TextInput } from '@mantine/core';
+import { IconKey } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useSession } from '../auth/session';
@@ -21,6 +21,7 @@ import {
 } from './api';
 import { CHIPS_DEFAULT, CourseMultiSelect } from './CourseMultiSelect';
 import { DepartmentSelect, LoginInput, RoleSelect } from './fields';
+import { DeleteButton, FormModal, ModalActions, type ModalFormProps } from './forms';
 import {
   courseDiff,
   displayName,
@@ -31,7 +32,7 @@ import {
   type StudentsProblem,
 } from './logic';
 import { T } from './texts';
-import { ConfirmDialog, ErrorState, SettingsModal, useErrorToast } from './ui';
+import { ConfirmDialog, ErrorState, useErrorToast } from './ui';
 
 interface EditUserModalProps {
   opened: boolean;
@@ -42,19 +43,15 @@ interface EditUserModalProps {
 
 /** 'Edit student' (spec 03 §2.2, §5): fields, courses, password reset and deleting. */
 export function EditUserModal({ opened, user, onClose }: EditUserModalProps) {
-  const [busy, setBusy] = useState(false);
   return (
-    <SettingsModal opened={opened} onClose={busy ? () => {} : onClose} title={T.editUserTitle}>
-      {user ? <EditUserLoader key={user.id} user={user} onClose={onClose} busy={busy} setBusy={setBusy} /> : null}
-    </SettingsModal>
+    <FormModal opened={opened} onClose={onClose} title={T.editUserTitle}>
+      {(form) => (user ? <EditUserLoader key={user.id} user={user} {...form} /> : null)}
+    </FormModal>
   );
 }
 
-interface LoaderProps {
+interface LoaderProps extends ModalFormProps {
   user: AdminUser;
-  onClose: () => void;
-  busy: boolean;
-  setBusy: (busy: boolean) => void;
 }
 
 /** GET /api/admin/users/{id} and /courses, then the form. */
@@ -97,13 +94,10 @@ function EditUserLoader({ user, onClose, busy, setBusy }: LoaderProps) {
   );
 }
 
-interface FormProps {
+interface FormProps extends ModalFormProps {
   user: AdminUserDetail;
   assigned: NamedRef[];
   suffix: string;
-  onClose: () => void;
-  busy: boolean;
-  setBusy: (busy: boolean) => void;
 }
 
 function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormProps) {
@@ -268,36 +262,25 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
             disabled={busy}
           />
 
-          <Divider />
-          <Group justify="space-between" gap="sm">
-            <Group gap="xs">
-              <Button
-                variant="default"
-                leftSection={<IconKey size={16} aria-hidden="true" />}
-                onClick={() => setConfirm('reset')}
-                disabled={busy}
-              >
-                {T.resetPassword}
-              </Button>
-              <Button
-                variant="light"
-                color="red"
-                leftSection={<IconTrash size={16} aria-hidden="true" />}
-                onClick={askDelete}
-                disabled={busy}
-              >
-                {T.delete}
-              </Button>
-            </Group>
-            <Group gap="xs" ml="auto">
-              <Button variant="default" onClick={onClose} disabled={busy}>
-                {T.cancel}
-              </Button>
-              <Button type="submit" loading={busy && confirm === null}>
-                {T.save}
-              </Button>
-            </Group>
-          </Group>
+          <ModalActions
+            start={
+              <Group gap="xs">
+                <Button
+                  variant="default"
+                  leftSection={<IconKey size={16} aria-hidden="true" />}
+                  onClick={() => setConfirm('reset')}
+                  disabled={busy}
+                >
+                  {T.resetPassword}
+                </Button>
+                <DeleteButton onClick={askDelete} disabled={busy} />
+              </Group>
+            }
+            submitLabel={T.save}
+            submitting={busy && confirm === null}
+            busy={busy}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
 

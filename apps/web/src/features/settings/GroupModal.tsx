@@ -1,7 +1,6 @@
-import { Button, Divider, Group, Skeleton, Stack, TextInput } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { toastError, toastSuccess } from '../../shared/toast';
 import {
   deleteGroup,
@@ -15,9 +14,10 @@ import {
   type StudyGroup,
 } from './api';
 import { CHIPS_ADD_FORM, CHIPS_DEFAULT, CourseMultiSelect } from './CourseMultiSelect';
+import { EntityForm, FormModal, FormSkeleton, useAssignedCourses, type ModalFormProps } from './forms';
 import { MemberPicker, type MemberChoice } from './MemberPicker';
 import { T } from './texts';
-import { ConfirmDialog, SettingsModal, useErrorToast } from './ui';
+import { useErrorToast } from './ui';
 
 interface GroupModalProps {
   opened: boolean;
@@ -28,53 +28,35 @@ interface GroupModalProps {
 
 /** Add and edit study group (spec 03 §2.2, §5). */
 export function GroupModal({ opened, group, onClose }: GroupModalProps) {
-  const [busy, setBusy] = useState(false);
   return (
-    <SettingsModal
-      opened={opened}
-      onClose={busy ? () => {} : onClose}
-      title={group ? T.editGroupTitle : T.addGroupTitle}
-    >
-      {group ? (
-        <EditGroupLoader key={group.id} group={group} onClose={onClose} busy={busy} setBusy={setBusy} />
-      ) : (
-        <GroupForm group={null} courseIds={[]} onClose={onClose} busy={busy} setBusy={setBusy} />
-      )}
-    </SettingsModal>
+    <FormModal opened={opened} onClose={onClose} title={group ? T.editGroupTitle : T.addGroupTitle}>
+      {(form) =>
+        group ? (
+          <EditGroupLoader key={group.id} group={group} {...form} />
+        ) : (
+          <GroupForm group={null} courseIds={[]} {...form} />
+        )
+      }
+    </FormModal>
   );
 }
 
-interface LoaderProps {
+interface LoaderProps extends ModalFormProps {
   group: StudyGroup;
-  onClose: () => void;
-  busy: boolean;
-  setBusy: (busy: boolean) => void;
 }
 
 /** GET /api/study-groups/{id}/courses; when it fails the list's course_ids are used. */
 function EditGroupLoader({ group, ...rest }: LoaderProps) {
-  const courses = useGroupCourses(group.id, { refetchOnMount: 'always' });
-  const [ready, setReady] = useState(false);
-  if (!ready && !courses.isFetching && !courses.isPending) setReady(true);
-  if (!ready) {
-    return (
-      <Stack gap="md" aria-busy="true">
-        <Skeleton h={58} radius="md" />
-        <Skeleton h={200} radius="md" />
-      </Stack>
-    );
-  }
-  const courseIds = courses.data ? courses.data.map((c) => c.id) : group.course_ids;
-  return <GroupForm group={group} courseIds={courseIds} known={courses.data} {...rest} />;
+  const query = useGroupCourses(group.id, { refetchOnMount: 'always' });
+  const courses = useAssignedCourses(query, group.course_ids);
+  if (!courses) return <FormSkeleton heights={[58, 200]} />;
+  return <GroupForm group={group} courseIds={courses.courseIds} known={courses.known} {...rest} />;
 }
 
-interface FormProps {
+interface FormProps extends ModalFormProps {
   group: StudyGroup | null;
   courseIds: number[];
   known?: { id: number; name: string }[] | undefined;
-  onClose: () => void;
-  busy: boolean;
-  setBusy: (busy: boolean) => void;
 }
 
 function GroupForm({ group, courseIds: initialCourses, known, onClose, busy, setBusy }: FormProps) {
@@ -86,7 +68,6 @@ function GroupForm({ group, courseIds: initialCourses, known, onClose, busy, set
   const [memberIds, setMemberIds] = useState<number[]>(() => group?.users.map((u) => u.id) ?? []);
   const [courseIds, setCourseIds] = useState<number[]>(initialCourses);
   const [nameError, setNameError] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
   const isNew = group === null;
 
   // every user, plus current members the list does not hold (so none is dropped silently)
@@ -99,9 +80,7 @@ function GroupForm({ group, courseIds: initialCourses, known, onClose, busy, set
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: settingsKeys.groups });
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
+  const onSubmit = async () => {
     if (name.trim() === '') {
       setNameError(true);
       toastError(T.needGroupName);
@@ -124,96 +103,64 @@ function GroupForm({ group, courseIds: initialCourses, known, onClose, busy, set
     }
   };
 
-  const onDelete = async () => {
-    if (!group) return;
+  const onDelete = async (id: number) => {
     setBusy(true);
     try {
-      await deleteGroup(paths, group.id); // 204, no body
+      await deleteGroup(paths, id); // 204, no body
       toastSuccess(T.groupDeleted);
       onClose();
     } catch (error) {
       toastError(messageOr(error, T.deleteGroupError));
     } finally {
-      setConfirmDelete(false);
       setBusy(false);
       void refresh();
     }
   };
 
   return (
-    <>
-      <form
-        onSubmit={(event) => void onSubmit(event)}
-        noValidate
-        aria-label={isNew ? T.addGroupTitle : T.editGroupTitle}
-      >
-        <Stack gap="md">
-          <TextInput
-            label={T.groupName}
-            value={name}
-            onChange={(e) => {
-              setName(e.currentTarget.value);
-              setNameError(false);
-            }}
-            error={nameError}
-            withAsterisk
-            disabled={busy}
-            autoComplete="off"
-            data-autofocus
-          />
-          <MemberPicker
-            users={choices}
-            value={memberIds}
-            onChange={setMemberIds}
-            loading={users.isPending}
-            disabled={busy}
-          />
-          <CourseMultiSelect
-            value={courseIds}
-            onChange={setCourseIds}
-            visible={isNew ? CHIPS_ADD_FORM : CHIPS_DEFAULT}
-            known={known}
-            disabled={busy}
-          />
-
-          <Divider />
-          <Group justify="space-between" gap="sm">
-            {isNew ? (
-              <span />
-            ) : (
-              <Button
-                variant="light"
-                color="red"
-                leftSection={<IconTrash size={16} aria-hidden="true" />}
-                onClick={() => setConfirmDelete(true)}
-                disabled={busy}
-              >
-                {T.delete}
-              </Button>
-            )}
-            <Group gap="xs" ml="auto">
-              <Button variant="default" onClick={onClose} disabled={busy}>
-                {T.cancel}
-              </Button>
-              <Button type="submit" loading={busy && !confirmDelete}>
-                {isNew ? T.addSubmit : T.save}
-              </Button>
-            </Group>
-          </Group>
-        </Stack>
-      </form>
-      {group ? (
-        <ConfirmDialog
-          opened={confirmDelete}
-          title={T.confirmDeleteGroupTitle}
-          message={T.confirmDeleteGroup(group.name)}
-          confirmLabel={T.delete}
-          danger
-          busy={busy}
-          onConfirm={() => void onDelete()}
-          onClose={() => setConfirmDelete(false)}
-        />
-      ) : null}
-    </>
+    <EntityForm
+      label={isNew ? T.addGroupTitle : T.editGroupTitle}
+      submitLabel={isNew ? T.addSubmit : T.save}
+      busy={busy}
+      onSubmit={onSubmit}
+      onCancel={onClose}
+      deletion={
+        group
+          ? {
+              title: T.confirmDeleteGroupTitle,
+              message: T.confirmDeleteGroup(group.name),
+              onConfirm: () => onDelete(group.id),
+            }
+          : undefined
+      }
+    >
+      <TextInput
+        label={T.groupName}
+        value={name}
+        onChange={(e) => {
+          setName(e.currentTarget.value);
+          setNameError(false);
+        }}
+        error={nameError}
+        withAsterisk
+        disabled={busy}
+        autoComplete="off"
+        data-autofocus
+      />
+      <MemberPicker
+        users={choices}
+        value={memberIds}
+        onChange={setMemberIds}
+        loading={users.isPending}
+        disabled={busy}
+      />
+      <CourseMultiSelect
+        value={courseIds}
+        onChange={setCourseIds}
+        visible={isNew ? CHIPS_ADD_FORM : CHIPS_DEFAULT}
+        known={known}
+        disabled={busy}
+      />
+    </EntityForm>
   );
 }

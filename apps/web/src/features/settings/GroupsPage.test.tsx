@@ -1,21 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resetToasts } from '../../test/render';
-import { learnerUser, ok, renderSettings } from './testing';
+import { describe, expect, it, vi } from 'vitest';
+import { learnerUser, ok, savedItem, settingsSetup } from './testing';
 
 vi.setConfig({ testTimeout: 30_000 });
 
-let restore: () => void = () => {};
-afterEach(() => {
-  restore();
-  resetToasts();
-});
-
-function setup(...args: Parameters<typeof renderSettings>) {
-  const view = renderSettings(...args);
-  restore = view.restore;
-  return view;
-}
+const setup = settingsSetup();
 
 describe('Settings, study groups tab', () => {
   it('lists groups with their member count and filters by name', async () => {
@@ -38,17 +27,7 @@ describe('Settings, study groups tab', () => {
 
   it('groups the member list by first letter, Latin first, and creates the group', async () => {
     const { ue, calls } = setup('groups', {
-      'POST /api/study-groups': (request) =>
-        ok(
-          {
-            result: {
-              success: true,
-              message: 'Группа успешно добавлена',
-              item: { id: 30, ...(request.body as object) },
-            },
-          },
-          201,
-        ),
+      'POST /api/study-groups': savedItem(30, 'Группа успешно добавлена', 201),
     });
     await screen.findAllByTestId('group-row');
     await ue.click(screen.getByRole('button', { name: 'Добавить группу' }));
@@ -97,10 +76,7 @@ describe('Settings, study groups tab', () => {
       'GET /api/study-groups/20/courses': ok({
         result: { success: true, items: [{ id: 101, name: 'Охрана труда', value: '101', label: 'Охрана труда' }] },
       }),
-      'PUT /api/study-groups/20': (request) =>
-        ok({
-          result: { success: true, message: 'Группа успешно обновлена', item: { id: 20, ...(request.body as object) } },
-        }),
+      'PUT /api/study-groups/20': savedItem(20, 'Группа успешно обновлена'),
       'DELETE /api/study-groups/20': { status: 204, data: '' },
     });
     await screen.findAllByTestId('group-row');

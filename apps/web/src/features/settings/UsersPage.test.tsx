@@ -1,22 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resetToasts } from '../../test/render';
-import { learnerUser, ok, renderSettings, users } from './testing';
+import { learnerUser, ok, settingsSetup, users } from './testing';
 
 // typing into Mantine forms in jsdom is slow
 vi.setConfig({ testTimeout: 30_000 });
 
-let restore: () => void = () => {};
-afterEach(() => {
-  restore();
-  resetToasts();
-});
-
-function setup(...args: Parameters<typeof renderSettings>) {
-  const view = renderSettings(...args);
-  restore = view.restore;
-  return view;
-}
+const setup = settingsSetup();
 
 const rows = () => screen.getAllByTestId('user-row');
 

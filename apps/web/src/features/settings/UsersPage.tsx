@@ -12,15 +12,16 @@ import { SettingsFrame } from './SettingsFrame';
 import { T } from './texts';
 import {
   AccessDenied,
+  DataTableBody,
   EmptyState,
   ErrorState,
-  LoadingRows,
-  MessageRow,
   OpenButton,
   rowOpenProps,
+  SettingsTable,
   TableCard,
   Toolbar,
   useErrorToast,
+  useItemModal,
 } from './ui';
 
 const COLUMNS = 5;
@@ -40,8 +41,7 @@ function UsersTab() {
   useErrorToast(users, T.loadError, 'settings-load-error', !isForbidden(users.error));
   const [search, setSearch] = useState('');
   const [addOpened, add] = useDisclosure(false);
-  const [editOpened, edit] = useDisclosure(false);
-  const [editing, setEditing] = useState<AdminUser | null>(null);
+  const edit = useItemModal<AdminUser>();
   const phone = useMediaQuery('(max-width: 47.99em)');
 
   const rows = useMemo(
@@ -51,40 +51,29 @@ function UsersTab() {
 
   if (isForbidden(users.error)) return <AccessDenied />;
 
-  const open = (user: AdminUser) => {
-    setEditing(user);
-    edit.open();
-  };
-
   const table = (
-    <Table.ScrollContainer minWidth={760} type="native">
-      <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="md" aria-label={T.tabUsers}>
-        <Table.Thead bg="gray.0">
-          <Table.Tr>
-            <Table.Th>{T.colName}</Table.Th>
-            <Table.Th>{T.colDepartment}</Table.Th>
-            <Table.Th>{T.colRole}</Table.Th>
-            <Table.Th>{T.colEmail}</Table.Th>
-            <Table.Th>{T.colActivity}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {users.isPending ? (
-            <LoadingRows columns={COLUMNS} />
-          ) : users.isError ? (
-            <MessageRow columns={COLUMNS}>
-              <ErrorState onRetry={() => void users.refetch()} />
-            </MessageRow>
-          ) : rows.length === 0 ? (
-            <MessageRow columns={COLUMNS}>
-              <EmptyState text={search.trim() ? T.nothingFound : T.usersEmpty} />
-            </MessageRow>
-          ) : (
-            rows.map((user) => <UserRow key={user.id} user={user} onOpen={() => open(user)} />)
-          )}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <SettingsTable
+      label={T.tabUsers}
+      minWidth={760}
+      head={
+        <>
+          <Table.Th>{T.colName}</Table.Th>
+          <Table.Th>{T.colDepartment}</Table.Th>
+          <Table.Th>{T.colRole}</Table.Th>
+          <Table.Th>{T.colEmail}</Table.Th>
+          <Table.Th>{T.colActivity}</Table.Th>
+        </>
+      }
+    >
+      <DataTableBody
+        query={users}
+        rows={rows}
+        columns={COLUMNS}
+        search={search}
+        emptyText={T.usersEmpty}
+        renderRow={(user) => <UserRow key={user.id} user={user} onOpen={() => edit.open(user)} />}
+      />
+    </SettingsTable>
   );
 
   // phones get a list of cards instead of a wide table
@@ -105,7 +94,7 @@ function UsersTab() {
   ) : (
     <Stack gap={0} component="ul" aria-label={T.tabUsers} m={0} p={0} style={{ listStyle: 'none' }}>
       {rows.map((user) => (
-        <UserCard key={user.id} user={user} onOpen={() => open(user)} />
+        <UserCard key={user.id} user={user} onOpen={() => edit.open(user)} />
       ))}
     </Stack>
   );
@@ -122,7 +111,7 @@ function UsersTab() {
       <TableCard>{phone ? cards : table}</TableCard>
 
       <AddUsersModal opened={addOpened} onClose={add.close} />
-      <EditUserModal opened={editOpened} user={editing} onClose={edit.close} />
+      <EditUserModal opened={edit.opened} user={edit.item} onClose={edit.close} />
     </Stack>
   );
 }

@@ -1,9 +1,10 @@
 /* Fixtures and set-up of the settings component tests (not part of the app bundle). */
 import type { AdminUserListItem, AuthUser, DepartmentItem, StudyGroupItem } from '@lms/contract';
 import userEvent from '@testing-library/user-event';
+import { afterEach } from 'vitest';
 import { adminUser } from '../../test/fixtures';
 import { mockHttp, testConfig, testZiggy, type MockReply, type RecordedRequest } from '../../test/http';
-import { renderRoutes } from '../../test/render';
+import { renderRoutes, resetToasts } from '../../test/render';
 import DepartmentsPage from './DepartmentsPage';
 import GroupsPage from './GroupsPage';
 import UsersPage from './UsersPage';
@@ -138,6 +139,12 @@ export const catalogue = {
 
 export const ok = (data: unknown, status = 200): MockReply => ({ status, data });
 
+/** The answer to a create or an update: `message`, and the sent body as the item with `id`. */
+export const savedItem =
+  (id: number, message: string, status = 200) =>
+  (request: RecordedRequest): MockReply =>
+    ok({ result: { success: true, message, item: { id, ...(request.body as object) } } }, status);
+
 type Handler = MockReply | ((request: RecordedRequest) => MockReply | Promise<MockReply>);
 
 /** Default answers of every settings call, overridable per test. */
@@ -175,4 +182,21 @@ export function renderSettings(
   const calls = (method: string, url?: string) =>
     mock.requests.filter((r) => r.method === method && (url === undefined || r.url === url));
   return { ...view, ...mock, calls, ue: userEvent.setup({ delay: null }) };
+}
+
+/**
+ * For the top of a test file: gives `setup`, which renders a tab as `renderSettings` does; after
+ * each test its HTTP mock is undone and the toasts are cleared.
+ */
+export function settingsSetup() {
+  let restore: () => void = () => {};
+  afterEach(() => {
+    restore();
+    resetToasts();
+  });
+  return (...args: Parameters<typeof renderSettings>) => {
+    const view = renderSettings(...args);
+    restore = view.restore;
+    return view;
+  };
 }

@@ -10,12 +10,13 @@ import {
   Text,
   TextInput,
   ThemeIcon,
-  Title,
   UnstyledButton,
   type ModalProps,
 } from '@mantine/core';
-import { IconAlertTriangle, IconLock, IconPlus, IconSearch, IconX } from '@tabler/icons-react';
-import { useEffect, type ReactNode } from 'react';
+import { useDisclosure } from '@mantine/hooks';
+import { IconAlertTriangle, IconPlus, IconSearch, IconX } from '@tabler/icons-react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
 import { toastError } from '../../shared/toast';
 import { messageOr } from './api';
 import { T } from './texts';
@@ -175,6 +176,69 @@ export function MessageRow({ columns, children }: { columns: number; children: R
   );
 }
 
+interface SettingsTableProps {
+  /** The table's accessible name. */
+  label: string;
+  /** Below this width the table scrolls sideways. */
+  minWidth: number;
+  /** The header cells. */
+  head: ReactNode;
+  /** The rows (a `DataTableBody`). */
+  children: ReactNode;
+}
+
+/** The table of a settings tab: a header row on grey, rows that highlight on hover. */
+export function SettingsTable({ label, minWidth, head, children }: SettingsTableProps) {
+  return (
+    <Table.ScrollContainer minWidth={minWidth} type="native">
+      <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="md" aria-label={label}>
+        <Table.Thead bg="gray.0">
+          <Table.Tr>{head}</Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>{children}</Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+interface ListQuery {
+  isPending: boolean;
+  isError: boolean;
+  refetch: () => Promise<unknown>;
+}
+
+interface DataTableBodyProps<Row> {
+  /** The list's query: loading, failing and the retry. */
+  query: ListQuery;
+  /** The rows left after the search. */
+  rows: Row[];
+  columns: number;
+  search: string;
+  /** The text of an empty list; while searching 'Ничего не найдено' stands instead. */
+  emptyText: string;
+  renderRow: (row: Row) => ReactNode;
+}
+
+/** A table's rows, or skeleton rows while loading, the error with a retry, the empty or nothing-found message. */
+export function DataTableBody<Row>({ query, rows, columns, search, emptyText, renderRow }: DataTableBodyProps<Row>) {
+  if (query.isPending) return <LoadingRows columns={columns} />;
+  if (query.isError) {
+    return (
+      <MessageRow columns={columns}>
+        <ErrorState onRetry={() => void query.refetch()} />
+      </MessageRow>
+    );
+  }
+  if (rows.length === 0) {
+    return (
+      <MessageRow columns={columns}>
+        <EmptyState text={search.trim() ? T.nothingFound : emptyText} />
+      </MessageRow>
+    );
+  }
+  return <>{rows.map((row) => renderRow(row))}</>;
+}
+
 export function ErrorState({ onRetry }: { onRetry: () => void }) {
   return (
     <Stack align="center" gap="xs" role="alert">
@@ -199,21 +263,7 @@ export function EmptyState({ text }: { text: string }) {
 
 /** 'Доступ запрещен' for anyone but an admin (spec 03 §2, §6). */
 export function AccessDenied() {
-  return (
-    <Paper withBorder p={{ base: 'lg', sm: 48 }} radius="lg">
-      <Stack align="center" gap="sm" ta="center">
-        <ThemeIcon size={56} radius="xl" variant="light" color="red">
-          <IconLock size={28} stroke={1.6} aria-hidden="true" />
-        </ThemeIcon>
-        <Title order={1} fz={24}>
-          {T.accessDenied}
-        </Title>
-        <Text c="dimmed" maw={420}>
-          {T.accessDeniedHint}
-        </Text>
-      </Stack>
-    </Paper>
-  );
+  return <AccessDeniedNotice title={T.accessDenied} hint={T.accessDeniedHint} />;
 }
 
 interface QueryLike {
@@ -229,6 +279,17 @@ export function useErrorToast(query: QueryLike, fallback: string, id: string, en
     if (enabled && isError) toastError(messageOr(error, fallback), id);
     // errorUpdatedAt: once per failure, also after a failed retry
   }, [enabled, isError, error, errorUpdatedAt, fallback, id]);
+}
+
+/** A modal that shows one item (null: a new one); the item stays while the modal closes. */
+export function useItemModal<Item>() {
+  const [opened, { open: show, close }] = useDisclosure(false);
+  const [item, setItem] = useState<Item | null>(null);
+  const open = (next: Item | null) => {
+    setItem(next);
+    show();
+  };
+  return { opened, item, open, close };
 }
 
 /** A table row that opens its item on click; the row's first cell holds an `OpenButton` for keyboards. */
