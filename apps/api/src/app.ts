@@ -157,7 +157,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const courseOptions = new CourseOptions(db.kysely);
   await app.register(
-    usersRoutes(new UsersService(new UsersRepository(db.kysely), courseOptions, mailer, clock, mailContext)),
+    usersRoutes(
+      new UsersService(
+        new UsersRepository(db.kysely, db.kind === 'postgres'),
+        courseOptions,
+        mailer,
+        clock,
+        mailContext,
+      ),
+    ),
   );
   await app.register(
     departmentsRoutes(new DepartmentsService(new DepartmentsRepository(db.kysely), courseOptions, clock)),

@@ -31,6 +31,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
+  if (config.env === 'production' && !config.mail.host) {
+    app.log.warn(
+      `MAIL_HOST is not set: mails (with passwords and codes) are written to ${config.dataDir}/mail instead of being sent`,
+    );
+  }
   await app.listen({ port: config.port, host: config.host });
   const url = config.publicUrl ?? `http://localhost:${config.port}`;
   const lines = [`\n  Платформа обучения запущена: ${url}`];

@@ -46,7 +46,8 @@ const categoryName = nameOf(255);
 
 /** POST /api/courses */
 export const createCourseRequest = z.object({
-  name: name.optional().default('Новый курс'),
+  /** Omitted: 'Новый курс' (numbered when taken). */
+  name: name.optional(),
   /** -1 (the uncategorised pseudo-category) or null: no category. */
   category_id: z.number().int().min(-1).max(MAX_DB_INT).nullish(),
 });

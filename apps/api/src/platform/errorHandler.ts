@@ -30,6 +30,12 @@ function isUniqueViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
+/** A referenced row deleted between the service's check and the write. */
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}
+
 /** One error shape for the whole API: `{ result: { success: false, message } }` (+ `errors` on 422). */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -47,6 +53,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (isUniqueViolation(error)) {
       return reply.code(422).send(body(MESSAGES.duplicate));
+    }
+    if (isForeignKeyViolation(error)) {
+      return reply.code(422).send(body(MESSAGES.staleReference));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -66,7 +66,7 @@ export function clearSessionCookies(config: Config, secret: string, request: Fas
 }
 
 function expectedOrigin(config: Config, request: FastifyRequest): string {
-  return config.publicUrl ?? `${request.protocol}://${request.host}`;
+  return config.publicUrl ? new URL(config.publicUrl).origin : `${request.protocol}://${request.host}`;
 }
 
 /**

@@ -5,7 +5,9 @@ import type { EnrollmentRepository } from '../enrollment/repository.js';
 import type { LearningEngine } from '../progress/service.js';
 import { stateKey } from '../progress/service.js';
 import { courseCard } from './cards.js';
-import type { CatalogueRepository } from './repository.js';
+import { foldCase, type CatalogueRepository } from './repository.js';
+
+export const DEFAULT_COURSE_NAME = 'Новый курс';
 
 export const CATALOGUE_MESSAGES = {
   duplicate: 'Введите другое название',
@@ -76,19 +78,15 @@ export class CatalogueService {
 
   async updateCategories(list: { id: number; name: string; sort_order: number }[]): Promise<void> {
     const real = list.filter((c) => c.id !== UNCATEGORISED_ID);
-    const existing = new Set((await this.repo.categories()).map((c) => c.id));
+    const current = await this.repo.categories();
+    const existing = new Set(current.map((c) => c.id));
     if (real.some((c) => !existing.has(c.id))) throw notFound(CATALOGUE_MESSAGES.categoryNotFound);
-    const names = real.map((c) => c.name.toLowerCase());
+    // Names after the change: those sent, and those of categories left out of the list.
+    const sent = new Set(real.map((c) => c.id));
+    const names = [...real.map((c) => c.name), ...current.filter((c) => !sent.has(c.id)).map((c) => c.name)].map(
+      foldCase,
+    );
     if (new Set(names).size !== names.length) throw duplicate('categories');
-    for (const c of real) {
-      if (
-        await this.repo.categoryNameTaken(
-          c.name,
-          real.map((r) => r.id),
-        )
-      )
-        throw duplicate('categories');
-    }
     await this.repo.updateCategories(real, iso(this.clock.now()));
   }
 
@@ -97,10 +95,14 @@ export class CatalogueService {
     await this.repo.deleteCategory(id);
   }
 
-  async createCourse(name: string, categoryId: number | null | undefined) {
+  /** Without a name the course is called 'Новый курс' (then 'Новый курс 2', …); a name given must be free. */
+  async createCourse(given: string | undefined, categoryId: number | null | undefined) {
     const category = categoryId && categoryId !== UNCATEGORISED_ID ? categoryId : null;
     if (category !== null && !(await this.repo.category(category))) throw notFound(CATALOGUE_MESSAGES.categoryNotFound);
-    if (await this.repo.courseTitleTaken(name)) throw duplicate('name');
+    let name = given ?? DEFAULT_COURSE_NAME;
+    if (given === undefined) {
+      for (let n = 2; await this.repo.courseTitleTaken(name); n++) name = `${DEFAULT_COURSE_NAME} ${n}`;
+    } else if (await this.repo.courseTitleTaken(name)) throw duplicate('name');
     const row = await this.repo.createCourse(name, category, iso(this.clock.now()));
     return { id: row.id, name: row.title, category_id: row.category_id };
   }

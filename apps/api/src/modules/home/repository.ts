@@ -27,7 +27,6 @@ export class HomeRepository {
       .where('l.is_published', '=', true)
       .orderBy('lp.started_at', 'desc')
       .orderBy('lp.id', 'desc')
-      .limit(100)
       .execute();
   }
 

@@ -6,6 +6,9 @@ import type { EnrollmentRepository } from '../enrollment/repository.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
 import type { HomeRepository } from './repository.js';
 
+/** The slider shows the newest few; older unfinished lessons stay reachable from their courses. */
+const MAX_STARTED_LESSONS = 20;
+
 /** The learner's home page (spec 01 §2.7): their courses by category and the lessons to continue. */
 export class HomeService {
   constructor(
@@ -49,6 +52,7 @@ export class HomeService {
     const seen = new Set<number>();
     const out: StartedLesson[] = [];
     for (const r of rows) {
+      if (out.length >= MAX_STARTED_LESSONS) break;
       if (seen.has(r.id) || !visible.has(r.course_id)) continue;
       const finishedAt = completed.get(r.id);
       if (finishedAt && r.started_at && finishedAt >= r.started_at) continue;

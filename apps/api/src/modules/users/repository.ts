@@ -26,8 +26,13 @@ export interface UserInput {
   position: string | null;
 }
 
+class LastAdmin extends Error {}
+
 export class UsersRepository {
-  constructor(readonly db: Kysely<Database>) {}
+  constructor(
+    readonly db: Kysely<Database>,
+    private readonly lockAdmins = false,
+  ) {}
 
   private base(db: Exec = this.db) {
     return db
@@ -90,22 +95,61 @@ export class UsersRepository {
     });
   }
 
-  async update(id: number, input: UserInput, now: string, departmentChanged: boolean): Promise<void> {
-    await this.db
-      .updateTable('users')
-      .set({
-        ...input,
-        email: input.email.toLowerCase(),
-        updated_at: now,
-        ...(departmentChanged ? { department_assigned_at: now } : {}),
-      })
-      .where('id', '=', id)
-      .execute();
+  /** False (and nothing changed) when the change would leave the company without an administrator. */
+  async update(id: number, input: UserInput, now: string, departmentChanged: boolean): Promise<boolean> {
+    return this.keepingAnAdmin(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({
+          ...input,
+          email: input.email.toLowerCase(),
+          updated_at: now,
+          ...(departmentChanged ? { department_assigned_at: now } : {}),
+        })
+        .where('id', '=', id)
+        .execute();
+    });
   }
 
-  /** Sessions, direct assignments, memberships and learning records go with the user (foreign keys). */
-  async delete(id: number): Promise<void> {
-    await this.db.deleteFrom('users').where('id', '=', id).execute();
+  /**
+   * Sessions, direct assignments, memberships and learning records go with the user (foreign keys).
+   * False (and nothing deleted) when it was the last administrator.
+   */
+  async delete(id: number): Promise<boolean> {
+    return this.keepingAnAdmin(async (trx) => {
+      await trx.deleteFrom('users').where('id', '=', id).execute();
+    });
+  }
+
+  /** Runs a change in a transaction that is rolled back if no administrator would remain. */
+  private async keepingAnAdmin(change: (trx: Transaction<Database>) => Promise<void>): Promise<boolean> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        // PostgreSQL: two such changes wait for each other, so neither misses the other's removal.
+        // SQLite runs one write transaction at a time already.
+        if (this.lockAdmins) {
+          await trx
+            .selectFrom('users')
+            .innerJoin('roles', 'roles.id', 'users.role_id')
+            .select('users.id')
+            .where('roles.code', '=', 'admin')
+            .forUpdate()
+            .execute();
+        }
+        await change(trx);
+        const admin = await trx
+          .selectFrom('users')
+          .innerJoin('roles', 'roles.id', 'users.role_id')
+          .select('users.id')
+          .where('roles.code', '=', 'admin')
+          .executeTakeFirst();
+        if (!admin) throw new LastAdmin();
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof LastAdmin) return false;
+      throw error;
+    }
   }
 
   async setPassword(id: number, passwordHash: string, now: string): Promise<void> {

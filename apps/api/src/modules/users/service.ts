@@ -13,6 +13,7 @@ export const USER_MESSAGES = {
   roleOrDepartment: 'Пожалуйста, выберите роль и отдел',
   selfDelete: 'Вы не можете удалить свою собственную учетную запись',
   selfRole: 'Вы не можете изменить свою собственную роль',
+  lastAdmin: 'В компании должен остаться хотя бы один администратор',
   notFound: 'Пользователь не найден',
   passwordReset: 'Пароль успешно сброшен и отправлен на email пользователя',
 } as const;
@@ -96,7 +97,13 @@ export class UsersService {
     if (!current) throw notFound(USER_MESSAGES.notFound);
     const input = await this.checked(fields, id);
     if (actorId === id && input.role_id !== current.role_id) throw unprocessable(USER_MESSAGES.selfRole);
-    await this.repo.update(id, input, iso(this.clock.now()), input.department_id !== current.department_id);
+    const changed = await this.repo.update(
+      id,
+      input,
+      iso(this.clock.now()),
+      input.department_id !== current.department_id,
+    );
+    if (!changed) throw unprocessable(USER_MESSAGES.lastAdmin);
     return { name: fullName(input) };
   }
 
@@ -104,7 +111,7 @@ export class UsersService {
     if (actorId === id) throw unprocessable(USER_MESSAGES.selfDelete);
     const user = await this.repo.find(id);
     if (!user) throw notFound(USER_MESSAGES.notFound);
-    await this.repo.delete(id);
+    if (!(await this.repo.delete(id))) throw unprocessable(USER_MESSAGES.lastAdmin);
     return { name: fullName(user) };
   }
 

@@ -150,6 +150,23 @@ describe(`settings: employees (${dialectName})`, () => {
     expect((await admin.delete(`/api/admin/users/${victim.id}`)).statusCode).toBe(404);
   });
 
+  it('never leaves the company without an administrator', async () => {
+    const other = await clientAs(ctx, 'admin');
+    // Each admin removes the other at the same moment: one of the two must be refused.
+    const answers = await Promise.all([
+      admin.delete(`/api/admin/users/${other.user.id}`),
+      other.client.delete(`/api/admin/users/${adminId}`),
+    ]);
+    const admins = await ctx.db.kysely
+      .selectFrom('users')
+      .innerJoin('roles', 'roles.id', 'users.role_id')
+      .select('users.id')
+      .where('roles.code', '=', 'admin')
+      .execute();
+    expect(admins.length).toBeGreaterThanOrEqual(1);
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+  });
+
   it('resets a password: a new one is mailed and sessions end', async () => {
     const user = await createUser(ctx.db, { role: 'learner' });
     const session = new Client(ctx.app);
