@@ -1,4 +1,4 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /** The one brand colour: a calm corporate blue. */
 const brand: MantineColorsTuple = [
@@ -27,5 +27,17 @@ export const theme = createTheme({
   components: {
     Button: { defaultProps: { radius: 'md' } },
     Paper: { defaultProps: { radius: 'lg' } },
+    // Initials avatars pick a colour by name; these keep the light variant at 4.5:1 contrast.
+    Avatar: { defaultProps: { allowedInitialsColors: ['blue', 'indigo', 'violet', 'grape', 'pink', 'red'] } },
   },
+});
+
+/**
+ * Mantine's default secondary text (gray.6 on white) is below the 4.5:1 contrast that WCAG AA asks
+ * for small text; gray.7 meets it.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': t.colors.gray[7] ?? '#495057' },
+  dark: {},
 });

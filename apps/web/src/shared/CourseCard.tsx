@@ -48,9 +48,10 @@ export const COURSE_TEXTS = {
 /** The bundled picture shown when a course or lesson has no image. */
 export const COURSE_PLACEHOLDER_IMAGE = placeholderImage;
 
+// Dark enough for 4.5:1 contrast on white (Mantine's orange shades are not, hence the custom one).
 const TONE_COLOR: Record<DeadlineTone, string | undefined> = {
-  overdue: 'red.7',
-  almost_overdue: 'orange.7',
+  overdue: 'red.9',
+  almost_overdue: '#a84300',
   normal: undefined,
 };
 

@@ -7,9 +7,12 @@ import classes from './Catalogue.module.css';
 import { isUncategorised } from './logic';
 import { T } from './texts';
 
+/** Mantine's greens are too light behind small white text (WCAG AA 4.5:1). */
+const PUBLISHED_GREEN = '#1f6f30';
+
 function PublishedBadge({ published }: { published: boolean }) {
   return (
-    <Badge color={published ? 'green' : 'red'} variant="filled" radius="sm" tt="none" fw={600} size="md">
+    <Badge color={published ? PUBLISHED_GREEN : 'red.9'} variant="filled" radius="sm" tt="none" fw={600} size="md">
       {published ? T.published : T.unpublished}
     </Badge>
   );

@@ -1,0 +1,45 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, DEMO_PASSWORD } from '../server.js';
+import { baseUrl, signIn } from './helpers.js';
+
+/** DESIGN.md §7: axe finds no serious or critical violation on the screens. */
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary ?? ''})`).join(', ')}`,
+    );
+}
+
+test('the sign-in and recovery screens pass axe', async ({ page }) => {
+  await page.goto(`${baseUrl()}/login`);
+  await expect(page.getByRole('button', { name: 'Авторизоваться' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.goto(`${baseUrl()}/recovery`);
+  await expect(page.getByRole('button', { name: 'Отправить письмо' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('the learner home passes axe', async ({ page }) => {
+  await signIn(page, 'learner@example.com', DEMO_PASSWORD);
+  await expect(page.getByText('Продолжить просмотр')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('the catalogue and the settings tabs pass axe', async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  for (const [path, ready] of [
+    ['/management', 'Настроить каталог'],
+    ['/settings', 'Настройка школы'],
+    ['/settings/departments', 'Настройка школы'],
+    ['/settings/groups', 'Настройка школы'],
+  ] as const) {
+    await page.goto(`${baseUrl()}${path}`);
+    await expect(page.getByText(ready).first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect([path, await seriousViolations(page)]).toEqual([path, []]);
+  }
+});
