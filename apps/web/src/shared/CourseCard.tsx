@@ -48,6 +48,21 @@ export const COURSE_TEXTS = {
 /** The bundled picture shown when a course or lesson has no image. */
 export const COURSE_PLACEHOLDER_IMAGE = placeholderImage;
 
+/** A picture that falls back to the placeholder when it is missing or fails to load. */
+export function CoverImage({ src, className }: { src: string | null; className?: string }) {
+  return (
+    <img
+      src={src ?? placeholderImage}
+      alt=""
+      className={className}
+      loading="lazy"
+      onError={(event) => {
+        if (event.currentTarget.src !== placeholderImage) event.currentTarget.src = placeholderImage;
+      }}
+    />
+  );
+}
+
 // Dark enough for 4.5:1 contrast on white (Mantine's orange shades are not, hence the custom one).
 const TONE_COLOR: Record<DeadlineTone, string | undefined> = {
   overdue: 'red.9',
@@ -118,7 +133,7 @@ export function CourseCard({ course, badge, now }: CourseCardProps) {
     <Card component={Link} to={course.url} withBorder radius="lg" padding={0} className={classes.card}>
       <div className={classes.media}>
         <AspectRatio ratio={2}>
-          <img src={course.image ?? placeholderImage} alt="" className={classes.image} loading="lazy" />
+          <CoverImage src={course.image} className={classes.image} />
         </AspectRatio>
         {badge ? <div className={classes.badge}>{badge}</div> : null}
       </div>

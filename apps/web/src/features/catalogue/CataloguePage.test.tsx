@@ -236,6 +236,22 @@ describe('catalogue: edit mode', () => {
     });
   });
 
+  it('saves the unsaved order when the page is left in edit mode', async () => {
+    const { ue, requests, unmount } = setup();
+    await screen.findByText('Охрана труда');
+    await ue.click(screen.getByRole('button', { name: 'Настроить каталог' }));
+    await ue.click(screen.getByRole('button', { name: 'Переместить «Обязательное» ниже' }));
+    unmount();
+    await waitFor(() => expect(sent(requests, 'POST', '/api/courses/categories/update')).toHaveLength(1));
+    expect(sent(requests, 'POST', '/api/courses/categories/update')[0]?.body).toEqual({
+      categories: [
+        { id: 2, name: 'Продукты', sort_order: 0 },
+        { id: 1, name: 'Обязательное', sort_order: 1 },
+        { id: 3, name: 'Навыки', sort_order: 2 },
+      ],
+    });
+  });
+
   it('keeps the mode open on a failed save, and refuses an empty name', async () => {
     const { ue, requests } = setup({ routes: { 'POST /api/courses/categories/update': fail(500) } });
     await screen.findByText('Охрана труда');

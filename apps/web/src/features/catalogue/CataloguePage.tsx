@@ -9,7 +9,7 @@ import {
   IconPlus,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { filterGroups } from '../../lib/search';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
@@ -94,6 +94,23 @@ function Catalogue({ userName }: { userName: string }) {
   const shown = useMemo(
     () => (editing ? arranged : filterGroups(arranged, query, (course) => [course.name, course.description])),
     [editing, arranged, query],
+  );
+  // Leaving the page is leaving the mode too (spec 03 §2.3): unsaved order and names are saved then.
+  const pending = useRef({ editing, draft, loaded });
+  pending.current = { editing, draft, loaded };
+  useEffect(
+    () => () => {
+      const { editing: open, draft: left, loaded: before } = pending.current;
+      if (!open || !draftChanged(left, before) || left.some((c) => c.name.trim() === '')) return;
+      saveCategories(updatePayload(left)).then(
+        () => {
+          toastSuccess(T.saved);
+          void queryClient.invalidateQueries({ queryKey: catalogueQueryKey });
+        },
+        (error: unknown) => toastError(messageOr(error, T.saveError)),
+      );
+    },
+    [queryClient],
   );
   const realCount = arranged.filter((c) => !isUncategorised(c)).length;
   const originalNames = useMemo(() => new Map(loaded.map((c) => [c.id, c.name])), [loaded]);

@@ -3,7 +3,7 @@ import { ActionIcon, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } fr
 import { IconChevronLeft, IconChevronRight, IconPlayerPlayFilled } from '@tabler/icons-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { COURSE_PLACEHOLDER_IMAGE } from '../../shared/CourseCard';
+import { CoverImage } from '../../shared/CourseCard';
 import classes from './Home.module.css';
 import { HOME_TEXTS } from './texts';
 
@@ -19,7 +19,7 @@ function LessonCard({ lesson }: { lesson: StartedLesson }) {
   return (
     <Card component={Link} to={lessonPath(lesson)} withBorder radius="lg" padding="sm" className={classes.lessonCard}>
       <Group wrap="nowrap" gap="md" h="100%">
-        <img src={lesson.image ?? COURSE_PLACEHOLDER_IMAGE} alt="" className={classes.lessonImage} loading="lazy" />
+        <CoverImage src={lesson.image} className={classes.lessonImage} />
         <Stack gap={2} miw={0} flex={1}>
           <Text size="xs" c="brand.7" fw={600} truncate="end">
             {lesson.section}

@@ -1,6 +1,7 @@
 import {
   Button,
   Center,
+  CloseButton,
   Group,
   Modal,
   Paper,
@@ -14,7 +15,7 @@ import {
   type ModalProps,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconAlertTriangle, IconPlus, IconSearch, IconX } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
 import { toastError } from '../../shared/toast';
@@ -113,15 +114,7 @@ export function Toolbar({ search, onSearch, placeholder, addLabel, onAdd, addDis
         aria-label={placeholder}
         leftSection={<IconSearch size={16} aria-hidden="true" />}
         rightSection={
-          search ? (
-            <IconX
-              size={16}
-              role="button"
-              aria-label="Очистить поиск"
-              style={{ cursor: 'pointer' }}
-              onClick={() => onSearch('')}
-            />
-          ) : null
+          search ? <CloseButton size="sm" aria-label="Очистить поиск" onClick={() => onSearch('')} /> : null
         }
         w={{ base: '100%', xs: 360 }}
         radius="md"
