@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { SqliteBooleanPlugin } from './booleans.js';
+import { SqliteValuesPlugin } from './values.js';
 import type { DialectKind } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -64,7 +64,7 @@ export function connect(opts: ConnectOptions): Db {
   database.pragma('synchronous = NORMAL');
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database }),
-    plugins: [new SqliteBooleanPlugin()],
+    plugins: [new SqliteValuesPlugin()],
   });
   return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
 }

@@ -11,6 +11,7 @@ export function columnTypes(kind: DialectKind) {
   return {
     bool: pg ? ('boolean' as const) : ('integer' as const),
     time: pg ? ('timestamptz' as const) : ('text' as const),
+    json: pg ? ('jsonb' as const) : ('text' as const),
     now: (): RawBuilder<string> => (pg ? sql<string>`now()` : sql<string>`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
     falseValue: pg ? sql<boolean>`false` : sql<boolean>`0`,
     trueValue: pg ? sql<boolean>`true` : sql<boolean>`1`,

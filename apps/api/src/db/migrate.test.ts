@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestDb, dialectName } from '../test/harness.js';
 import { connect } from './connect.js';
-import { migrateToLatest } from './migrate.js';
+import { migrateTo, migrateToLatest } from './migrate.js';
 
 const TABLES = [
   'roles',
@@ -40,6 +40,7 @@ describe(`migrations (${dialectName})`, () => {
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([
         '0001_domain',
         '0002_department_assigned_at',
+        '0003_records_are_kept',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
@@ -128,6 +129,93 @@ describe('SQLite file database', () => {
     } finally {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe(`0003 records are kept (${dialectName})`, () => {
+  it('keeps every record with its id while the foreign keys change to restrict', async () => {
+    const { db, drop } = await createTestDb();
+    try {
+      await migrateTo(db.kysely, db.kind, '0002_department_assigned_at', db.schema);
+      // Rows of the old schema, written as they were (JSON as text).
+      const k = db.kysely as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const user = await k
+        .insertInto('users')
+        .values({ first_name: 'a', last_name: 'b', email: 'x@y.z', password_hash: 'h', role_id: 4 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const course = await k.insertInto('courses').values({ title: 'К' }).returning('id').executeTakeFirstOrThrow();
+      const mod = await k
+        .insertInto('modules')
+        .values({ course_id: course.id, name: 'М' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const lesson = await k
+        .insertInto('lessons')
+        .values({ module_id: mod.id, name: 'У' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const test = await k
+        .insertInto('tests')
+        .values({ module_id: mod.id, name: 'Т' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const question = await k
+        .insertInto('test_questions')
+        .values({ test_id: test.id, question_text: 'В' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await k
+        .insertInto('lesson_progress')
+        .values({ user_id: user.id, lesson_id: lesson.id, started_at: null })
+        .execute();
+      const attempt = await k
+        .insertInto('test_attempts')
+        .values({
+          user_id: user.id,
+          test_id: test.id,
+          attempt_number: 7,
+          started_at: '2026-01-01T00:00:00.000Z',
+          question_order: `[${String(question.id)}]`,
+          answer_order: '{}',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await k
+        .insertInto('attempt_answers')
+        .values({
+          attempt_id: attempt.id,
+          question_id: question.id,
+          answer_ids: '[1,2]',
+          answered_at: '2026-01-01T00:00:00.000Z',
+        })
+        .execute();
+
+      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual(['0003_records_are_kept']);
+
+      const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
+      expect(kept).toMatchObject({ id: attempt.id, attempt_number: 7, question_order: [question.id], snapshot: null });
+      const answer = await db.kysely.selectFrom('attempt_answers').selectAll().executeTakeFirstOrThrow();
+      expect(answer.answer_ids).toEqual([1, 2]);
+      expect(await db.kysely.selectFrom('lesson_progress').select('user_id').execute()).toEqual([{ user_id: user.id }]);
+      // No cascade reaches a record any more: hard deletes of what they refer to are refused.
+      await expect(db.kysely.deleteFrom('courses').execute()).rejects.toThrow();
+      await expect(db.kysely.deleteFrom('users').execute()).rejects.toThrow();
+      await expect(db.kysely.deleteFrom('test_questions').execute()).rejects.toThrow();
+      expect(await db.kysely.selectFrom('test_attempts').select('id').execute()).toHaveLength(1);
+      // A deleted user's address is free again.
+      await db.kysely.updateTable('users').set({ deleted_at: '2026-01-02T00:00:00.000Z' }).execute();
+      await db.kysely
+        .insertInto('users')
+        .values({ first_name: 'a', last_name: 'b', email: 'X@y.z', password_hash: 'h', role_id: 4 })
+        .execute();
+      if (db.kind === 'sqlite') {
+        const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db.kysely);
+        expect(fk.rows[0]?.foreign_keys).toBe(1);
+      }
+    } finally {
+      await drop();
     }
   });
 });

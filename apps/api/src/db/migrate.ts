@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { DialectKind } from './dialect.js';
 import { domainMigration } from './migrations/0001_domain.js';
 import { departmentAssignedAtMigration } from './migrations/0002_department_assigned_at.js';
+import { recordsAreKeptMigration } from './migrations/0003_records_are_kept.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; each is written once and runs on SQLite and PostgreSQL. */
@@ -9,6 +10,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
   return {
     '0001_domain': domainMigration(kind) as Migration,
     '0002_department_assigned_at': departmentAssignedAtMigration(kind) as Migration,
+    '0003_records_are_kept': recordsAreKeptMigration(kind) as Migration,
   };
 }
 
@@ -21,12 +23,22 @@ class StaticProvider implements MigrationProvider {
 
 /** Brings the schema up to date; a second run changes nothing. Returns the names it applied. */
 export async function migrateToLatest(db: Kysely<Database>, kind: DialectKind, schema?: string): Promise<string[]> {
+  return migrateTo(db, kind, undefined, schema);
+}
+
+/** Brings the schema to the named migration (the latest when omitted); tests of one migration use it. */
+export async function migrateTo(
+  db: Kysely<Database>,
+  kind: DialectKind,
+  target: string | undefined,
+  schema?: string,
+): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: new StaticProvider(kind),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,12 +1,17 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * Row types of the domain model (DESIGN.md §5). Times are ISO-8601 UTC strings on both databases
- * (the pg driver is told to return them so); booleans are real booleans (see booleans.ts).
+ * (the pg driver is told to return them so); booleans are real booleans and JSON columns parsed
+ * values (see columns.ts, which lists every column's kind, and values.ts, which converts them).
  */
 type Id = Generated<number>;
 type Stamp = Generated<string>;
 type Time = string;
+/** Soft deletion (DESIGN.md §6 "Deletion"): set once, the row vanishes from every screen. */
+type DeletedAt = Generated<Time | null>;
+/** Read as the parsed value; written as JSON text made by `toJson` (db/values.ts). */
+export type Json<T> = ColumnType<T, string, string>;
 
 export interface RolesTable {
   id: Id;
@@ -28,6 +33,8 @@ export interface UsersTable {
   role_id: number;
   photo_path: string | null;
   last_activity_at: Time | null;
+  /** A deleted user's row stays so that their learning records keep their owner. */
+  deleted_at: DeletedAt;
   created_at: Stamp;
   updated_at: Stamp;
 }
@@ -95,6 +102,7 @@ export interface CourseCategoriesTable {
   id: Id;
   name: string;
   sort_order: Generated<number>;
+  deleted_at: DeletedAt;
   created_at: Stamp;
   updated_at: Stamp;
 }
@@ -115,6 +123,7 @@ export interface CoursesTable {
   recurrence_unit: Generated<string>;
   accessibility: Generated<'everyone' | 'enrolled_only' | 'nobody'>;
   sort_order: Generated<number>;
+  deleted_at: DeletedAt;
   created_at: Stamp;
   updated_at: Stamp;
 }
@@ -125,6 +134,7 @@ export interface ModulesTable {
   sort_order: Generated<number>;
   is_published: Generated<boolean>;
   published_at: Time | null;
+  deleted_at: DeletedAt;
   created_at: Stamp;
   updated_at: Stamp;
 }
@@ -136,6 +146,7 @@ export interface LessonsTable {
   image_path: string | null;
   is_published: Generated<boolean>;
   sort_order: Generated<number>;
+  deleted_at: DeletedAt;
   created_at: Stamp;
   updated_at: Stamp;
 }
@@ -168,6 +179,7 @@ export interface TestsTable {
   randomize_questions: Generated<boolean>;
   randomize_answers: Generated<boolean>;
   show_correct_answers: Generated<boolean>;
+  deleted_at: DeletedAt;
   created_at: Stamp;
   updated_at: Stamp;
 }
@@ -178,6 +190,7 @@ export interface TestQuestionsTable {
   type: Generated<'text' | 'image'>;
   question_text: string;
   sort_order: Generated<number>;
+  deleted_at: DeletedAt;
   created_at: Stamp;
   updated_at: Stamp;
 }
@@ -210,8 +223,12 @@ export interface TestAttemptsTable {
   finished_at: Time | null;
   /** Non-null only while the attempt is open; unique per (user, test), so one open attempt at most. */
   open_marker: number | null;
-  question_order: string;
-  answer_order: string;
+  /** The drawn question ids in the attempt's order. */
+  question_order: Json<number[]>;
+  /** Option ids of each question in the attempt's order, by question id. */
+  answer_order: Json<Record<string, number[]>>;
+  /** The questions and options as they were when the attempt started (DESIGN.md "Attempt snapshot"). */
+  snapshot: ColumnType<unknown, string | null | undefined, string | null>;
   score: number | null;
   correct_answers: number | null;
   is_passed: boolean | null;
@@ -222,7 +239,7 @@ export interface AttemptAnswersTable {
   id: Id;
   attempt_id: number;
   question_id: number;
-  answer_ids: string;
+  answer_ids: Json<number[]>;
   answered_at: Time;
 }
 export interface FilesTable {

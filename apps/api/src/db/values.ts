@@ -9,9 +9,13 @@ import {
   type UnknownRow,
   type ValueNode,
 } from 'kysely';
+import { columnsOfKind } from './columns.js';
 
-/** Columns stored as 0/1 on SQLite that the application reads as booleans. */
-const BOOLEAN_NAME = /^(is_|has_)|^(remember|randomize_questions|randomize_answers|show_correct_answers)$/;
+/** JSON text for a JSON column (both databases take text; PostgreSQL casts it to jsonb). */
+export const toJson = (value: unknown): string => JSON.stringify(value);
+
+const BOOLEAN_COLUMNS = columnsOfKind('bool');
+const JSON_COLUMNS = columnsOfKind('json');
 
 const toDb = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
 
@@ -26,10 +30,12 @@ class BooleanParams extends OperationNodeTransformer {
 }
 
 /**
- * SQLite has no boolean type: this plugin is the one place where booleans become 0/1 on the way in
- * and boolean-named columns become booleans on the way out.
+ * SQLite has neither booleans nor JSON: this plugin is the one place where booleans become 0/1 on
+ * the way in, and where the columns that columns.ts lists as booleans or JSON are turned back into
+ * booleans and parsed values on the way out. A selection that renames such a column (`as`) gets the
+ * raw value, so queries keep those names.
  */
-export class SqliteBooleanPlugin implements KyselyPlugin {
+export class SqliteValuesPlugin implements KyselyPlugin {
   readonly #params = new BooleanParams();
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
@@ -40,7 +46,8 @@ export class SqliteBooleanPlugin implements KyselyPlugin {
     for (const row of args.result.rows) {
       for (const key of Object.keys(row)) {
         const v = row[key];
-        if (typeof v === 'number' && BOOLEAN_NAME.test(key)) row[key] = v !== 0;
+        if (typeof v === 'number' && BOOLEAN_COLUMNS.has(key)) row[key] = v !== 0;
+        else if (typeof v === 'string' && JSON_COLUMNS.has(key)) row[key] = JSON.parse(v) as unknown;
       }
     }
     return args.result;

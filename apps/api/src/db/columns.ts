@@ -1,0 +1,187 @@
+import type { Database } from './schema.js';
+
+/**
+ * What each column holds, for the conversions SQLite needs (booleans stored as 0/1, JSON stored as
+ * text) and for the test that compares both real databases with schema.ts. The mapped type makes
+ * the compiler insist that every column of schema.ts is listed here, and nothing else.
+ */
+export type ColumnKind = 'id' | 'int' | 'text' | 'bool' | 'time' | 'json';
+
+type Registry = { [T in keyof Database]: { [C in keyof Database[T]]-?: ColumnKind } };
+
+const stamps = { created_at: 'time', updated_at: 'time' } as const;
+
+export const COLUMNS: Registry = {
+  roles: { id: 'id', code: 'text', name: 'text', ...stamps },
+  users: {
+    id: 'id',
+    first_name: 'text',
+    last_name: 'text',
+    email: 'text',
+    password_hash: 'text',
+    position: 'text',
+    department_id: 'int',
+    department_assigned_at: 'time',
+    role_id: 'int',
+    photo_path: 'text',
+    last_activity_at: 'time',
+    deleted_at: 'time',
+    ...stamps,
+  },
+  sessions: {
+    id: 'id',
+    token_hash: 'text',
+    user_id: 'int',
+    remember: 'bool',
+    expires_at: 'time',
+    last_seen_at: 'time',
+    ip: 'text',
+    user_agent: 'text',
+    ...stamps,
+  },
+  password_pins: {
+    id: 'id',
+    user_id: 'int',
+    pin_hash: 'text',
+    expires_at: 'time',
+    failed_attempts: 'int',
+    used_at: 'time',
+    ...stamps,
+  },
+  rate_limits: { key: 'text', hits: 'int', window_started_at: 'time' },
+  departments: { id: 'id', name: 'text', sort_order: 'int', ...stamps },
+  department_courses: { department_id: 'int', course_id: 'int', assigned_at: 'time' },
+  study_groups: { id: 'id', name: 'text', ...stamps },
+  group_users: { group_id: 'int', user_id: 'int', added_at: 'time' },
+  group_courses: { group_id: 'int', course_id: 'int', assigned_at: 'time' },
+  user_courses: { user_id: 'int', course_id: 'int', assigned_at: 'time' },
+  course_categories: { id: 'id', name: 'text', sort_order: 'int', deleted_at: 'time', ...stamps },
+  courses: {
+    id: 'id',
+    category_id: 'int',
+    title: 'text',
+    description: 'text',
+    image_path: 'text',
+    is_published: 'bool',
+    has_deadline: 'bool',
+    deadline_type: 'text',
+    deadline_value: 'int',
+    deadline_unit: 'text',
+    deadline_warning_days: 'int',
+    has_recurrence: 'bool',
+    recurrence_value: 'int',
+    recurrence_unit: 'text',
+    accessibility: 'text',
+    sort_order: 'int',
+    deleted_at: 'time',
+    ...stamps,
+  },
+  modules: {
+    id: 'id',
+    course_id: 'int',
+    name: 'text',
+    sort_order: 'int',
+    is_published: 'bool',
+    published_at: 'time',
+    deleted_at: 'time',
+    ...stamps,
+  },
+  lessons: {
+    id: 'id',
+    module_id: 'int',
+    name: 'text',
+    description: 'text',
+    image_path: 'text',
+    is_published: 'bool',
+    sort_order: 'int',
+    deleted_at: 'time',
+    ...stamps,
+  },
+  lesson_contents: {
+    id: 'id',
+    lesson_id: 'int',
+    type: 'text',
+    content: 'text',
+    file_path: 'text',
+    original_filename: 'text',
+    sort_order: 'int',
+    ...stamps,
+  },
+  tests: {
+    id: 'id',
+    module_id: 'int',
+    name: 'text',
+    is_published: 'bool',
+    sort_order: 'int',
+    passing_score: 'int',
+    has_timer: 'bool',
+    timer_seconds: 'int',
+    has_retake_interval: 'bool',
+    retake_interval_seconds: 'int',
+    has_attempts_limit: 'bool',
+    max_attempts: 'int',
+    has_question_bank: 'bool',
+    question_bank_size: 'int',
+    randomize_questions: 'bool',
+    randomize_answers: 'bool',
+    show_correct_answers: 'bool',
+    deleted_at: 'time',
+    ...stamps,
+  },
+  test_questions: {
+    id: 'id',
+    test_id: 'int',
+    title: 'text',
+    type: 'text',
+    question_text: 'text',
+    sort_order: 'int',
+    deleted_at: 'time',
+    ...stamps,
+  },
+  test_answers: {
+    id: 'id',
+    question_id: 'int',
+    answer_text: 'text',
+    is_correct: 'bool',
+    image_path: 'text',
+    sort_order: 'int',
+    ...stamps,
+  },
+  lesson_progress: { id: 'id', user_id: 'int', lesson_id: 'int', started_at: 'time', completed_at: 'time', ...stamps },
+  test_attempts: {
+    id: 'id',
+    user_id: 'int',
+    test_id: 'int',
+    attempt_number: 'int',
+    started_at: 'time',
+    expires_at: 'time',
+    finished_at: 'time',
+    open_marker: 'int',
+    question_order: 'json',
+    answer_order: 'json',
+    snapshot: 'json',
+    score: 'int',
+    correct_answers: 'int',
+    is_passed: 'bool',
+    ...stamps,
+  },
+  attempt_answers: { id: 'id', attempt_id: 'int', question_id: 'int', answer_ids: 'json', answered_at: 'time' },
+  files: {
+    id: 'id',
+    path: 'text',
+    original_filename: 'text',
+    mime: 'text',
+    size: 'int',
+    uploaded_by: 'int',
+    ...stamps,
+  },
+};
+
+/** Column names of one kind across all tables (a name has one kind wherever it appears: tested). */
+export function columnsOfKind(kind: ColumnKind): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const table of Object.values(COLUMNS) as Record<string, ColumnKind>[]) {
+    for (const [name, k] of Object.entries(table)) if (k === kind) out.add(name);
+  }
+  return out;
+}
