@@ -1,6 +1,6 @@
 import type { RoleCode } from '@lms/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, STAFF, type Access } from './platform/access.js';
+import { can, type Access } from './platform/access.js';
 import { Client, clientAs, createTestApp, dialectName, type TestContext } from './test/harness.js';
 
 type Who = 'anonymous' | RoleCode;
@@ -26,41 +26,106 @@ const RULES: Record<string, Rule> = {
   'POST /api/password/recovery-request': { access: 'public', ok: 422, body: { email: 'x' } },
   'POST /api/password/check-pin': { access: 'public', ok: 422, body: { email: 'a@example.com', pin_code: 'x' } },
   'POST /api/password/reset-by-pin': { access: 'public', ok: 422, body: { email: 'a@example.com', pin_code: 'x' } },
-  'GET /api/admin/users': { access: ADMIN, ok: 200 },
-  'POST /api/admin/users': { access: ADMIN, ok: 422 },
-  'GET /api/admin/users/:id': { access: ADMIN, ok: 404, path: '/api/admin/users/999999' },
-  'PUT /api/admin/users/:id': { access: ADMIN, ok: 422, path: '/api/admin/users/999999' },
-  'DELETE /api/admin/users/:id': { access: ADMIN, ok: 404, path: '/api/admin/users/999999' },
+  'GET /api/admin/users': { access: 'settings.manage', ok: 200 },
+  'POST /api/admin/users': { access: 'settings.manage', ok: 422 },
+  'GET /api/admin/users/:id': { access: 'settings.manage', ok: 404, path: '/api/admin/users/999999' },
+  'PUT /api/admin/users/:id': { access: 'settings.manage', ok: 422, path: '/api/admin/users/999999' },
+  'DELETE /api/admin/users/:id': { access: 'settings.manage', ok: 404, path: '/api/admin/users/999999' },
   'POST /api/admin/users/:id/reset-password': {
-    access: ADMIN,
+    access: 'settings.manage',
     ok: 404,
     path: '/api/admin/users/999999/reset-password',
   },
-  'GET /api/admin/users/:id/courses': { access: ADMIN, ok: 404, path: '/api/admin/users/999999/courses' },
-  'POST /api/admin/user-courses/attach': { access: ADMIN, ok: 422 },
-  'POST /api/admin/user-courses/detach': { access: ADMIN, ok: 422 },
-  'GET /api/admin/roles': { access: ADMIN, ok: 200 },
-  'GET /api/admin/departments': { access: ADMIN, ok: 200 },
-  'POST /api/admin/departments': { access: ADMIN, ok: 422 },
-  'PUT /api/admin/departments/:id': { access: ADMIN, ok: 422, path: '/api/admin/departments/999999' },
-  'DELETE /api/admin/departments/:id': { access: ADMIN, ok: 404, path: '/api/admin/departments/999999' },
-  'GET /api/admin/departments/:id/courses': { access: ADMIN, ok: 404, path: '/api/admin/departments/999999/courses' },
-  'GET /api/study-groups': { access: ADMIN, ok: 200 },
-  'POST /api/study-groups': { access: ADMIN, ok: 422 },
-  'PUT /api/study-groups/:id': { access: ADMIN, ok: 422, path: '/api/study-groups/999999' },
-  'DELETE /api/study-groups/:id': { access: ADMIN, ok: 404, path: '/api/study-groups/999999' },
-  'GET /api/study-groups/:id/courses': { access: ADMIN, ok: 404, path: '/api/study-groups/999999/courses' },
-  'GET /api/courses': { access: STAFF, ok: 200 },
-  'POST /api/courses': { access: STAFF, ok: 422, body: { name: '' } },
-  'POST /api/courses/categories': { access: STAFF, ok: 422, body: { name: '' } },
-  'POST /api/courses/categories/update': { access: STAFF, ok: 422 },
+  'GET /api/admin/users/:id/courses': { access: 'settings.manage', ok: 404, path: '/api/admin/users/999999/courses' },
+  'POST /api/admin/user-courses/attach': { access: 'settings.manage', ok: 422 },
+  'POST /api/admin/user-courses/detach': { access: 'settings.manage', ok: 422 },
+  'GET /api/admin/roles': { access: 'settings.manage', ok: 200 },
+  'GET /api/admin/departments': { access: 'settings.manage', ok: 200 },
+  'POST /api/admin/departments': { access: 'settings.manage', ok: 422 },
+  'PUT /api/admin/departments/:id': { access: 'settings.manage', ok: 422, path: '/api/admin/departments/999999' },
+  'DELETE /api/admin/departments/:id': { access: 'settings.manage', ok: 404, path: '/api/admin/departments/999999' },
+  'GET /api/admin/departments/:id/courses': {
+    access: 'settings.manage',
+    ok: 404,
+    path: '/api/admin/departments/999999/courses',
+  },
+  'GET /api/study-groups': { access: 'settings.manage', ok: 200 },
+  'POST /api/study-groups': { access: 'settings.manage', ok: 422 },
+  'PUT /api/study-groups/:id': { access: 'settings.manage', ok: 422, path: '/api/study-groups/999999' },
+  'DELETE /api/study-groups/:id': { access: 'settings.manage', ok: 404, path: '/api/study-groups/999999' },
+  'GET /api/study-groups/:id/courses': { access: 'settings.manage', ok: 404, path: '/api/study-groups/999999/courses' },
+  'GET /api/courses': { access: 'catalogue.manage', ok: 200 },
+  'POST /api/courses': { access: 'catalogue.manage', ok: 422, body: { name: '' } },
+  'POST /api/courses/categories': { access: 'catalogue.manage', ok: 422, body: { name: '' } },
+  'POST /api/courses/categories/update': { access: 'catalogue.manage', ok: 422 },
   'PUT /api/courses/categories/:id': {
-    access: STAFF,
+    access: 'catalogue.manage',
     ok: 404,
     path: '/api/courses/categories/999999',
     body: { name: 'X' },
   },
-  'DELETE /api/courses/categories/:id': { access: STAFF, ok: 404, path: '/api/courses/categories/999999' },
+  'DELETE /api/courses/categories/:id': { access: 'catalogue.manage', ok: 404, path: '/api/courses/categories/999999' },
+  'GET /api/courses/:courseId': { access: 'constructor.manage', ok: 404, path: '/api/courses/999999' },
+  'PUT /api/courses/:courseId': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999',
+    body: { title: 'X' },
+  },
+  'DELETE /api/admin/courses/:courseId': { access: 'constructor.manage', ok: 404, path: '/api/admin/courses/999999' },
+  'POST /api/courses/:courseId/publish': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/publish',
+    body: { is_published: true },
+  },
+  'POST /api/courses/:courseId/image': { access: 'constructor.manage', ok: 404, path: '/api/courses/999999/image' },
+  'GET /api/courses/:courseId/modules': { access: 'constructor.manage', ok: 404, path: '/api/courses/999999/modules' },
+  'POST /api/courses/modules': { access: 'constructor.manage', ok: 404, body: { name: 'М', course_id: 999999 } },
+  'PUT /api/courses/:courseId/modules/sort': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/modules/sort',
+    body: { modules: [{ id: 1, sort_order: 0 }] },
+  },
+  'PUT /api/courses/:courseId/modules/:moduleId': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/modules/1',
+    body: { name: 'М' },
+  },
+  'DELETE /api/courses/:courseId/modules/:moduleId': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/modules/1',
+  },
+  'PUT /api/courses/:courseId/modules/:moduleId/items/sort': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/modules/1/items/sort',
+    body: { items: [{ id: 1, type: 'lesson', sort_order: 0 }] },
+  },
+  'POST /api/courses/lessons': { access: 'constructor.manage', ok: 404, body: { module_id: 999999 } },
+  'DELETE /api/courses/lessons/:id': { access: 'constructor.manage', ok: 404, path: '/api/courses/lessons/999999' },
+  'GET /api/courses/:courseId/lessons/:lessonId': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/lessons/1',
+  },
+  'PUT /api/courses/:courseId/lessons/:lessonId': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/lessons/1',
+    body: { name: 'У' },
+  },
+  'PUT /api/courses/:courseId/lessons/:lessonId/contents': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/lessons/1/contents',
+    body: { contents: [] },
+  },
+  'POST /api/upload-image': { access: 'constructor.manage', ok: 422 },
+  'POST /api/upload-file': { access: 'constructor.manage', ok: 422 },
   'GET /api/user/courses': { access: 'authenticated', ok: 200 },
   'GET /api/user/started-lessons': { access: 'authenticated', ok: 200 },
   'GET /storage/*': { access: 'authenticated', ok: 404, path: '/storage/none.png' },
@@ -81,7 +146,7 @@ function expected(rule: Rule, who: Who): number {
   if (rule.access === 'public') return rule.ok;
   if (who === 'anonymous') return 401;
   if (rule.access === 'authenticated') return rule.ok;
-  return rule.access.includes(who) ? rule.ok : 403;
+  return can(who, rule.access) ? rule.ok : 403;
 }
 
 describe(`access matrix (${dialectName})`, () => {

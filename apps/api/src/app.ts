@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import net from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
+import fastifyMultipart from '@fastify/multipart';
+import { FILE_MAX_BYTES } from '@lms/contract';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -18,13 +18,22 @@ import type { Db } from './db/connect.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
+import { UnitOfWork } from './db/unitOfWork.js';
 import { CatalogueRepository } from './modules/catalogue/repository.js';
 import { catalogueRoutes } from './modules/catalogue/routes.js';
 import { CatalogueService } from './modules/catalogue/service.js';
 import { DepartmentsRepository } from './modules/departments/repository.js';
 import { departmentsRoutes } from './modules/departments/routes.js';
 import { DepartmentsService } from './modules/departments/service.js';
+import { CoursesRepository } from './modules/courses/repository.js';
+import { CoursesService } from './modules/courses/service.js';
+import { CourseStructureRepository } from './modules/courses/structure.js';
+import { constructorRoutes } from './modules/constructor/routes.js';
+import { ConstructorService } from './modules/constructor/service.js';
+import { uploadRoutes } from './modules/files/uploadRoutes.js';
+import { Uploads } from './modules/files/uploads.js';
 import { CourseOptions } from './modules/enrollment/courseOptions.js';
+import { FileAccess } from './modules/files/access.js';
 import { FilesRepository } from './modules/files/repository.js';
 import { storageRoutes } from './modules/files/routes.js';
 import { Storage } from './modules/files/storage.js';
@@ -32,12 +41,12 @@ import { GroupsRepository } from './modules/groups/repository.js';
 import { groupsRoutes } from './modules/groups/routes.js';
 import { GroupsService } from './modules/groups/service.js';
 import { EnrollmentRepository } from './modules/enrollment/repository.js';
-import { HomeRepository } from './modules/home/repository.js';
 import { homeRoutes } from './modules/home/routes.js';
 import { HomeService } from './modules/home/service.js';
 import { menuRoutes } from './modules/menu/routes.js';
 import { ProgressRepository } from './modules/progress/repository.js';
 import { LearningEngine } from './modules/progress/service.js';
+import { Credentials } from './modules/users/credentials.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { UsersService } from './modules/users/service.js';
@@ -50,7 +59,9 @@ import { installErrorHandler } from './platform/errorHandler.js';
 import { HttpError, MESSAGES } from './platform/errors.js';
 import { BackgroundMailer, createTransportDeliver, type Mailer } from './platform/mail/mailer.js';
 import { RateLimiter } from './platform/rateLimit.js';
+import { isClientPage, registerWebClient } from './platform/webClient.js';
 import { installSecurity, type RegisteredRoute } from './platform/security.js';
+import { SessionRepository, SessionResolver } from './platform/sessions.js';
 
 z.config(z.locales.ru());
 
@@ -87,7 +98,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
     bodyLimit: 1024 * 1024,
-    return503OnClosing: true,
+    // Our onRequest hook answers while closing instead, in Russian and on the same terms.
+    return503OnClosing: false,
     ...(deps.logger ? { logger: { ...(typeof deps.logger === 'object' ? deps.logger : {}), redact: REDACT } } : {}),
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -95,12 +107,26 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
 
-  // While closing, in-flight requests finish and new ones get 503 (SIGTERM in server.ts).
+  // While closing, in-flight requests finish and new ones get 503 (SIGTERM in server.ts). The port
+  // is released at once, but kept-alive sockets stay open until the in-flight requests are done:
+  // Node's server.close(), which Fastify calls after the preClose hooks, destroys idle sockets, and
+  // a request already sent on one would meet a reset instead of this 503 with `Connection: close`.
   let closing = false;
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
   app.addHook('preClose', async () => {
     closing = true;
+    // net.Server's own close stops accepting without the http layer's closing of idle sockets.
+    if (app.server.listening) net.Server.prototype.close.call(app.server);
+    if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
   });
   app.addHook('onRequest', async (_request, reply) => {
+    inFlight++;
+    // 'close' comes once per response, also when the client went away before the answer.
+    reply.raw.once('close', () => {
+      inFlight--;
+      if (inFlight === 0) drained?.();
+    });
     if (closing) {
       reply.header('connection', 'close');
       throw new HttpError(503, MESSAGES.shuttingDown);
@@ -137,10 +163,31 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const mailContext = { companyName: config.companyName, publicUrl: config.publicUrl };
 
   const registeredRoutes: RegisteredRoute[] = [];
+  // Repositories share one unit of work: a service's transaction reaches every query it makes.
+  const uow = new UnitOfWork(db.kysely, db.kind);
+  const sessions = new SessionRepository(uow);
+  const users = new UsersRepository(uow);
+  const courses = new CoursesRepository(uow);
+  const enrollment = new EnrollmentRepository(uow);
+  const credentials = new Credentials(uow, users, sessions, clock);
   const limiter = new RateLimiter(db.kysely);
-  const auth = new AuthService(new AuthRepository(db.kysely), limiter, clock);
-  const recovery = new RecoveryService(new RecoveryRepository(db.kysely), limiter, mailer, clock, secret, mailContext);
-  installSecurity(app, { config, secret, auth, routes: registeredRoutes });
+  const auth = new AuthService(new AuthRepository(uow), sessions, limiter, clock);
+  const recovery = new RecoveryService(
+    uow,
+    new RecoveryRepository(uow),
+    credentials,
+    limiter,
+    mailer,
+    clock,
+    secret,
+    mailContext,
+  );
+  installSecurity(app, {
+    config,
+    secret,
+    sessions: new SessionResolver(uow, sessions, clock),
+    routes: registeredRoutes,
+  });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -155,45 +202,51 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(menuRoutes);
   await app.register(recoveryRoutes(recovery));
 
-  const courseOptions = new CourseOptions(db.kysely);
+  const courseOptions = new CourseOptions(courses);
   await app.register(
     usersRoutes(
-      new UsersService(
-        new UsersRepository(db.kysely, db.kind === 'postgres'),
-        courseOptions,
-        mailer,
-        clock,
-        mailContext,
-      ),
+      new UsersService(uow, users, sessions, enrollment, credentials, courseOptions, mailer, clock, mailContext),
     ),
   );
   await app.register(
-    departmentsRoutes(new DepartmentsService(new DepartmentsRepository(db.kysely), courseOptions, clock)),
+    departmentsRoutes(new DepartmentsService(uow, new DepartmentsRepository(uow), courseOptions, clock)),
   );
-  await app.register(groupsRoutes(new GroupsService(new GroupsRepository(db.kysely), courseOptions, clock)));
+  await app.register(groupsRoutes(new GroupsService(uow, new GroupsRepository(uow), users, courseOptions, clock)));
 
-  const enrollment = new EnrollmentRepository(db.kysely);
-  const engine = new LearningEngine(new ProgressRepository(db.kysely), enrollment, clock);
-  const catalogueRepo = new CatalogueRepository(db.kysely);
-  await app.register(catalogueRoutes(new CatalogueService(catalogueRepo, engine, enrollment, clock)));
-  await app.register(homeRoutes(new HomeService(new HomeRepository(db.kysely), catalogueRepo, engine, enrollment)));
+  const engine = new LearningEngine(new ProgressRepository(uow), courses, enrollment, clock);
+  const catalogueRepo = new CatalogueRepository(uow);
+  const courseDeletion = new CoursesService(uow, courses, enrollment);
+  await app.register(
+    catalogueRoutes(new CatalogueService(uow, catalogueRepo, courses, courseDeletion, engine, enrollment, clock)),
+  );
+  await app.register(homeRoutes(new HomeService(catalogueRepo, courses, engine, enrollment)));
+
+  const files = new FilesRepository(uow);
+  const constructorService = new ConstructorService(
+    uow,
+    courses,
+    new CourseStructureRepository(uow),
+    courseDeletion,
+    files,
+    engine,
+    clock,
+  );
+  await app.register(constructorRoutes(constructorService));
+  // Files stream to disk (modules/files/uploads.ts); each route sets its own smaller limit.
+  await app.register(fastifyMultipart, { limits: { fileSize: FILE_MAX_BYTES + 1, files: 1, fields: 10 } });
+  await app.register(uploadRoutes({ uploads: new Uploads(config.dataDir, uow, files, clock), constructorService }));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
-  await app.register(storageRoutes({ storage: new Storage(config.dataDir), files: new FilesRepository(db.kysely) }));
+  await app.register(
+    storageRoutes({
+      storage: new Storage(config.dataDir),
+      files,
+      access: new FileAccess(users, courses, engine),
+    }),
+  );
 
-  const indexHtml = existsSync(join(config.webDist, 'index.html'));
-  if (indexHtml) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: true, index: false });
-    // The client's entry: '/' itself is a folder to the static plugin.
-    app.get('/', { config: { access: 'public' }, schema: { hide: true } }, (_request, reply) =>
-      reply.header('cache-control', 'no-cache').sendFile('index.html'),
-    );
-  }
+  const webClient = await registerWebClient(app, config.webDist);
   app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0] ?? '';
-    const apiLike = /^\/(api|storage|docs|ziggy)(\/|$)/.test(url);
-    if (indexHtml && request.method === 'GET' && !apiLike) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
+    if (webClient && request.method === 'GET' && isClientPage(request.url)) return webClient.sendIndex(reply);
     return reply.code(404).send({ result: { success: false, message: MESSAGES.notFound } });
   });
 

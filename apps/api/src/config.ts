@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseDrainMs } from './platform/shutdown.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -29,6 +30,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().optional(),
   MAIL_SECURE: bool.default(false),
   TRUST_PROXY: z.string().default('false'),
+  /** How long in-flight requests may take after SIGTERM before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.string().optional(),
 });
 
 export interface Config {
@@ -45,6 +48,7 @@ export interface Config {
   appSecret: string | undefined;
   webDist: string;
   logLevel: string;
+  shutdownTimeoutMs: number;
   /** false, the number of proxy hops in front, or the proxies' addresses (never 'trust anyone'). */
   trustProxy: false | number | string;
   mail: {
@@ -89,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appSecret: e.APP_SECRET,
     webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: e.LOG_LEVEL,
+    shutdownTimeoutMs: parseDrainMs(e.SHUTDOWN_TIMEOUT_MS),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     mail: {
       host: e.MAIL_HOST || undefined,

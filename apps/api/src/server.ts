@@ -5,10 +5,15 @@ import { connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { systemClock } from './platform/clock.js';
 import { loadAppSecret } from './platform/secret.js';
+import { createShutdown, listenUrl } from './platform/shutdown.js';
 
-/** Reads config, migrates, creates the first admin, listens; finishes in-flight requests on SIGTERM. */
+/**
+ * Reads config, migrates, creates the first admin, listens; on SIGTERM/SIGINT (or when `npm start`
+ * that spawned it goes away) finishes in-flight requests within SHUTDOWN_TIMEOUT_MS, then exits.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const drainMs = config.shutdownTimeoutMs;
   const db = connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(db.kysely, db.kind, db.schema);
   const admin = await ensureFirstAdmin(db.kysely, config, systemClock);
@@ -19,17 +24,24 @@ async function main(): Promise<void> {
       : { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss' } } };
   const app = await buildApp({ config, db, clock: systemClock, secret, logger });
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    await app.close();
-    await db.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  const shutdown = createShutdown({
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+    log: app.log,
+    drainMs,
+    exit: (code) => process.exit(code),
+  });
+  // SIGHUP too: a closed terminal reaches the server directly, and its default is to exit at once.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal));
+  // scripts/start.mjs talks over an IPC channel: when it dies, even by SIGKILL, the channel closes
+  // and the server stops instead of living on as an orphan.
+  if (process.connected) {
+    process.once('disconnect', () => void shutdown('parent exited'));
+    // The listener would otherwise keep the channel, and so the process, alive on its own.
+    process.channel?.unref();
+  }
 
   if (config.env === 'production' && !config.mail.host) {
     app.log.warn(
@@ -37,8 +49,9 @@ async function main(): Promise<void> {
     );
   }
   await app.listen({ port: config.port, host: config.host });
-  const url = config.publicUrl ?? `http://localhost:${config.port}`;
-  const lines = [`\n  Платформа обучения запущена: ${url}`];
+  // The address the socket really has (PORT=0 picks a free port), not what the config asked for.
+  const lines = [`\n  Платформа обучения запущена: ${listenUrl(app.server.address())}`];
+  if (config.publicUrl) lines.push(`  Публичный адрес: ${config.publicUrl}`);
   if (admin) {
     lines.push(`  Первый администратор создан. Вход: ${admin.email}`);
     lines.push(

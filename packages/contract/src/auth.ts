@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './common.js';
 
 export const roleCodes = ['admin', 'author', 'manager', 'learner'] as const;
 export const roleCode = z.enum(roleCodes);
@@ -36,7 +37,8 @@ export type AuthUser = z.infer<typeof checkAuthResponse>;
 
 /** POST /login */
 export const loginRequest = z.object({
-  login: z.string().trim().min(1, 'Заполните почту и пароль').max(254),
+  login: safeText(254, { required: 'Заполните почту и пароль' }),
+  // The password is a secret: any character the user chose is kept (it is never shown or logged).
   password: z.string().min(1, 'Заполните почту и пароль').max(1024),
   remember: z.boolean().default(false),
 });

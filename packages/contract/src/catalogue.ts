@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_DB_INT } from './common.js';
+import { MAX_DB_INT, safeText } from './common.js';
 
 const counter = z.object({ total: z.number().int(), completed: z.number().int() });
 
@@ -39,8 +39,7 @@ export const catalogueResponse = z.object({
   result: z.object({ success: z.literal(true), items: z.array(catalogueCategory) }),
 });
 
-const nameOf = (max: number) =>
-  z.string().trim().min(1, 'Поле не может быть пустым').max(max, `Не более ${max} символов`);
+const nameOf = (max: number) => safeText(max, { required: 'Поле не может быть пустым' });
 const name = nameOf(150);
 const categoryName = nameOf(255);
 

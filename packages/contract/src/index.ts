@@ -4,3 +4,4 @@ export * from './shell.js';
 export * from './recovery.js';
 export * from './settings.js';
 export * from './catalogue.js';
+export * from './constructor.js';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { MAX_DB_INT, dbId } from './common.js';
+import { MAX_DB_INT, dbId, safeText } from './common.js';
 
 const id = z.number().int().positive();
 const ref = z.object({ id: z.number().int(), name: z.string() });
 const ids = z.array(dbId).max(1000).default([]);
-const text = (max: number, required: string) => z.string().trim().min(1, required).max(max, `Не более ${max} символов`);
+const text = (max: number, required: string) => safeText(max, { required });
 
 export const namedRef = ref;
 export type NamedRef = z.infer<typeof ref>;
@@ -39,17 +39,18 @@ const userFields = {
   first_name: text(100, 'Пожалуйста, заполните все поля'),
   last_name: text(100, 'Пожалуйста, заполните все поля'),
   login: z.string().trim().toLowerCase().min(1, 'Пожалуйста, заполните все поля').max(254).email('Некорректный email'),
-  department_id: z.coerce
+  // JSON integers only, like every body id (common.ts dbId).
+  department_id: z
     .number({ error: 'Пожалуйста, выберите роль и отдел' })
     .int()
     .positive('Пожалуйста, выберите роль и отдел')
     .max(MAX_DB_INT, 'Пожалуйста, выберите роль и отдел'),
-  role_id: z.coerce
+  role_id: z
     .number({ error: 'Пожалуйста, выберите роль и отдел' })
     .int()
     .positive('Пожалуйста, выберите роль и отдел')
     .max(MAX_DB_INT, 'Пожалуйста, выберите роль и отдел'),
-  position: z.string().trim().max(255).nullish(),
+  position: safeText(255).nullish(),
 };
 
 /** POST /api/admin/users — the client sends an empty password; the server makes one and mails it. */

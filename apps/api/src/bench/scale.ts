@@ -11,6 +11,8 @@ import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { connect } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { UnitOfWork } from '../db/unitOfWork.js';
+import { CoursesRepository } from '../modules/courses/repository.js';
 import { EnrollmentRepository } from '../modules/enrollment/repository.js';
 import { ProgressRepository } from '../modules/progress/repository.js';
 import { LearningEngine } from '../modules/progress/service.js';
@@ -169,7 +171,9 @@ async function main() {
       `GET /api/user/courses (one learner, 10 visible courses + open ones): ${stats(samples)}  [target < 20 ms]`,
     );
 
-    const engine = new LearningEngine(new ProgressRepository(k), new EnrollmentRepository(k), systemClock);
+    const uow = new UnitOfWork(k, db.kind);
+    const courses = new CoursesRepository(uow);
+    const engine = new LearningEngine(new ProgressRepository(uow), courses, new EnrollmentRepository(uow), systemClock);
     const employees = (await k.selectFrom('users').select('id').where('department_id', '=', 1).execute()).map(
       (r) => r.id,
     );
@@ -186,16 +190,16 @@ async function main() {
     );
 
     if (process.env.BENCH_PROFILE) {
-      const enr = new EnrollmentRepository(k);
-      const pr = new ProgressRepository(k);
+      const enr = new EnrollmentRepository(uow);
+      const pr = new ProgressRepository(uow);
       for (let i = 0; i < 5; i++) {
         let t = performance.now();
         const e = await enr.list({ userIds: employees });
         const tEnr = performance.now() - t;
         t = performance.now();
         const ids = [...new Set(e.map((x) => x.course_id))];
-        await pr.courseRules(ids);
-        await pr.publishedItems(ids);
+        await courses.rules(ids);
+        await courses.publishedItems(ids);
         const tItems = performance.now() - t;
         t = performance.now();
         await pr.records(employees);

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { PRIVATE_FILE_MODE, ensurePrivateDir, ensurePrivateFile, tightenBestEffort } from '../platform/privateFiles.js';
 import { SqliteValuesPlugin } from './values.js';
 import type { DialectKind } from './dialect.js';
 import type { Database } from './schema.js';
@@ -54,8 +54,14 @@ export function connect(opts: ConnectOptions): Db {
   let file = opts.sqliteFile;
   if (!file) {
     const dir = opts.dataDir ?? './data';
-    mkdirSync(dir, { recursive: true });
+    ensurePrivateDir(dir);
     file = join(dir, 'app.db');
+  }
+  if (file !== ':memory:') {
+    // Owner-only before SQLite creates it: the -wal and -shm files copy the database file's mode
+    // (those left by an older version are tightened too).
+    ensurePrivateFile(file);
+    for (const suffix of ['-wal', '-shm']) tightenBestEffort(file + suffix, PRIVATE_FILE_MODE);
   }
   const database = new SQLite(file);
   database.pragma('journal_mode = WAL');

@@ -148,9 +148,10 @@ describe(`demo data (${dialectName})`, () => {
       .selectFrom('lessons')
       .innerJoin('modules', 'modules.id', 'lessons.module_id')
       .innerJoin('courses', 'courses.id', 'modules.course_id')
-      .select(['lessons.is_published', 'courses.is_published as is_course_published'])
+      .select(['lessons.is_published', 'courses.id as course_id'])
       .execute();
-    expect(draftLessons.every((l) => l.is_published === l.is_course_published)).toBe(true);
+    const published = new Map(courses.map((c) => [c.id, c.is_published]));
+    expect(draftLessons.every((l) => l.is_published === published.get(l.course_id))).toBe(true);
   });
 
   it('has every block type, with valid JSON where the block holds JSON', async () => {
@@ -269,11 +270,11 @@ describe(`demo data (${dialectName})`, () => {
       expect(new Date(a.finished_at ?? '').getTime()).toBeGreaterThan(new Date(a.started_at).getTime());
       if (a.expires_at)
         expect(new Date(a.finished_at ?? '').getTime()).toBeLessThanOrEqual(new Date(a.expires_at).getTime());
-      const order = JSON.parse(a.question_order) as number[];
-      expect(typeof JSON.parse(a.answer_order)).toBe('object');
+      const order = a.question_order;
+      expect(typeof a.answer_order).toBe('object');
       const own = answers.filter((x) => x.attempt_id === a.id);
       expect(own.map((x) => x.question_id).sort()).toEqual([...order].sort());
-      for (const x of own) expect(Array.isArray(JSON.parse(x.answer_ids))).toBe(true);
+      for (const x of own) expect(Array.isArray(x.answer_ids)).toBe(true);
       expect(a.score).toBe(Math.round((100 * (a.correct_answers ?? 0)) / order.length));
       const passing = tests.find((t) => t.id === a.test_id)?.passing_score ?? 0;
       expect(a.is_passed).toBe((a.score ?? 0) >= passing);

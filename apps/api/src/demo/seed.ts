@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
+import { toJson } from '../db/values.js';
 import { DAY, MINUTE, type Clock } from '../platform/clock.js';
 import { hashPassword } from '../platform/passwords.js';
 import {
@@ -436,8 +437,8 @@ export async function loadDemo(db: Kysely<Database>, config: Config, clock: Cloc
           expires_at: t.settings.has_timer ? after(startedAt, t.settings.timer_seconds * 1000) : null,
           finished_at: finishedAt,
           open_marker: null,
-          question_order: JSON.stringify(asked.map((q) => q.id)),
-          answer_order: JSON.stringify(answerOrder),
+          question_order: toJson(asked.map((q) => q.id)),
+          answer_order: toJson(answerOrder),
           score,
           correct_answers: right,
           is_passed: score >= t.settings.passing_score,
@@ -453,7 +454,7 @@ export async function loadDemo(db: Kysely<Database>, config: Config, clock: Cloc
           asked.map((q, k) => ({
             attempt_id: attempt.id,
             question_id: q.id,
-            answer_ids: JSON.stringify(chosen[k] ?? []),
+            answer_ids: toJson(chosen[k] ?? []),
             answered_at: after(startedAt, Math.round(step * (k + 1))),
           })),
         )

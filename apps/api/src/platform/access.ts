@@ -1,8 +1,22 @@
-import type { RoleCode } from '@lms/contract';
-import type { ActiveSession, SessionUser } from '../modules/auth/repository.js';
+import type { Permission, RoleCode } from '@lms/contract';
+import type { ActiveSession, SessionUser } from './sessions.js';
 
-/** Who may call a route: anyone, any signed-in user, or the listed roles. Every route declares one. */
-export type Access = 'public' | 'authenticated' | readonly RoleCode[];
+/**
+ * What each role may do (DESIGN.md §5): admin — everything; author — catalogue and constructor;
+ * manager — analytics of their employees; everyone — learning and their own profile. The one table
+ * behind every route guard and the `permissions` the client receives.
+ */
+export const ROLE_PERMISSIONS: Record<RoleCode, readonly Permission[]> = {
+  admin: ['learning', 'profile', 'analytics.view', 'catalogue.manage', 'constructor.manage', 'settings.manage'],
+  author: ['learning', 'profile', 'catalogue.manage', 'constructor.manage'],
+  manager: ['learning', 'profile', 'analytics.view'],
+  learner: ['learning', 'profile'],
+};
+
+export const can = (role: RoleCode, permission: Permission): boolean => ROLE_PERMISSIONS[role].includes(permission);
+
+/** Who may call a route: anyone, any signed-in user, or the holders of a permission. Every route declares one. */
+export type Access = 'public' | 'authenticated' | Permission;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -19,7 +33,3 @@ declare module 'fastify' {
     requireUser(): Promise<SessionUser>;
   }
 }
-
-export const STAFF: readonly RoleCode[] = ['admin', 'author'];
-export const ADMIN: readonly RoleCode[] = ['admin'];
-export const ANALYSTS: readonly RoleCode[] = ['admin', 'manager'];

@@ -1,5 +1,6 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE, ensurePrivateDir, tightenBestEffort } from './privateFiles.js';
 import { randomToken } from './tokens.js';
 
 /**
@@ -9,10 +10,13 @@ import { randomToken } from './tokens.js';
 export function loadAppSecret(appSecret: string | undefined, dataDir: string): string {
   if (appSecret) return appSecret;
   const file = join(dataDir, 'app-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  if (existsSync(file)) {
+    tightenBestEffort(file, PRIVATE_FILE_MODE);
+    return readFileSync(file, 'utf8').trim();
+  }
+  ensurePrivateDir(dataDir);
   const secret = randomToken() + randomToken();
-  writeFileSync(file, secret, { mode: 0o600 });
-  chmodSync(file, 0o600);
+  writeFileSync(file, secret, { mode: PRIVATE_FILE_MODE });
+  chmodSync(file, PRIVATE_FILE_MODE);
   return secret;
 }

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import type { ActiveSession } from '../modules/auth/repository.js';
-import type { AuthService } from '../modules/auth/service.js';
-import type { Access } from './access.js';
+import { can, type Access } from './access.js';
 import { HttpError, MESSAGES, forbidden, unauthorized } from './errors.js';
+import type { ActiveSession, SessionResolver } from './sessions.js';
 import { hmac, randomToken, safeEqual } from './tokens.js';
 
 export const SESSION_COOKIE = 'lms_session';
@@ -24,7 +23,7 @@ export interface RegisteredRoute {
 export interface SecurityDeps {
   config: Config;
   secret: string;
-  auth: AuthService;
+  sessions: SessionResolver;
   routes: RegisteredRoute[];
 }
 
@@ -74,8 +73,8 @@ function expectedOrigin(config: Config, request: FastifyRequest): string {
  * Registered before any route: a route without a declared access rule stops the server from starting.
  */
 export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void {
-  const { config, secret, auth } = deps;
-  const docsAccess: Access = config.env === 'production' ? ['admin'] : 'public';
+  const { config, secret, sessions } = deps;
+  const docsAccess: Access = config.env === 'production' ? 'settings.manage' : 'public';
 
   app.addHook('onRoute', (route) => {
     route.config ??= {};
@@ -93,7 +92,7 @@ export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void 
   app.decorateRequest('currentSession', function (this: WithSession) {
     if (!this[sessionKey]) {
       const token = this.cookies[SESSION_COOKIE];
-      this[sessionKey] = token ? auth.resolve(token) : Promise.resolve(null);
+      this[sessionKey] = token ? sessions.resolve(token) : Promise.resolve(null);
     }
     return this[sessionKey];
   });
@@ -133,7 +132,7 @@ export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void 
     if (access === undefined || access === 'public') return;
     const session = await request.currentSession();
     if (!session) throw unauthorized();
-    if (access !== 'authenticated' && !access.includes(session.user.role)) {
+    if (access !== 'authenticated' && !can(session.user.role, access)) {
       throw forbidden(request.routeOptions.config.forbiddenMessage);
     }
   });

@@ -151,6 +151,16 @@ export function recordsAreKeptMigration(kind: DialectKind) {
       }
       await uniqueAmongLive(db, 'users_email_unique', 'users', 'email');
       await uniqueAmongLive(db, 'course_categories_name_unique', 'course_categories', 'name');
+      // /storage looks up what references a file before serving it (DESIGN.md §6 "Uploads").
+      for (const [table, column] of [
+        ['courses', 'image_path'],
+        ['lessons', 'image_path'],
+        ['lesson_contents', 'file_path'],
+        ['test_answers', 'image_path'],
+        ['users', 'photo_path'],
+      ] as const) {
+        await db.schema.createIndex(`${table}_${column}_idx`).on(table).column(column).execute();
+      }
       if (kind === 'postgres') await postgres(db);
       else await sqlite(db);
     },

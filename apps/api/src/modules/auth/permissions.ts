@@ -1,13 +1,6 @@
-import { roleLabels, type AuthUser, type Permission, type RoleCode } from '@lms/contract';
-import type { SessionUser } from './repository.js';
-
-/** DESIGN.md §5: admin — everything; author — catalogue and constructor; manager — analytics. */
-export const ROLE_PERMISSIONS: Record<RoleCode, readonly Permission[]> = {
-  admin: ['learning', 'profile', 'analytics.view', 'catalogue.manage', 'constructor.manage', 'settings.manage'],
-  author: ['learning', 'profile', 'catalogue.manage', 'constructor.manage'],
-  manager: ['learning', 'profile', 'analytics.view'],
-  learner: ['learning', 'profile'],
-};
+import { roleLabels, type AuthUser } from '@lms/contract';
+import { ROLE_PERMISSIONS } from '../../platform/access.js';
+import type { SessionUser } from '../../platform/sessions.js';
 
 export const fullName = (u: { first_name: string; last_name: string }): string =>
   `${u.last_name} ${u.first_name}`.trim();

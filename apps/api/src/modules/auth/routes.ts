@@ -2,8 +2,9 @@ import { checkAuthResponse, errorResponse, loginRequest, loginResponse, successR
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.js';
 import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../platform/security.js';
+import { REMEMBER_MS } from '../../platform/sessions.js';
 import { toAuthUser } from './permissions.js';
-import { LOGIN_MESSAGES, REMEMBER_MS, type AuthService } from './service.js';
+import { LOGIN_MESSAGES, type AuthService } from './service.js';
 
 export const authRoutes =
   (deps: { auth: AuthService; config: Config; secret: string }): FastifyPluginAsyncZod =>

@@ -1,20 +1,18 @@
 import type { Clock } from '../../platform/clock.js';
-import { DAY, HOUR, MINUTE, addMs, iso } from '../../platform/clock.js';
+import { MINUTE, addMs, iso } from '../../platform/clock.js';
 import { tooManyRequests, unprocessable } from '../../platform/errors.js';
+import { passwordGate } from '../../platform/passwordGate.js';
 import { burnPasswordCheck, verifyPassword } from '../../platform/passwords.js';
-import type { RateLimiter } from '../../platform/rateLimit.js';
+import { IP_ATTEMPTS_PER_MINUTE, ipAttemptsKey, type RateLimiter } from '../../platform/rateLimit.js';
+import { IDLE_MS, REMEMBER_MS, type SessionRepository, type SessionUser } from '../../platform/sessions.js';
 import { randomToken, sha256 } from '../../platform/tokens.js';
-import type { ActiveSession, AuthRepository, SessionUser } from './repository.js';
-
-export const REMEMBER_MS = 30 * DAY;
-export const IDLE_MS = 12 * HOUR;
-/** Activity is written at most once a minute per session, not on every request. */
-const TOUCH_EVERY_MS = MINUTE;
+import type { AuthRepository } from './repository.js';
 const LOGIN_FAILURES_PER_MINUTE = 5;
 
 export const LOGIN_MESSAGES = {
   wrong: 'Неверный логин или пароль',
   tooMany: 'Слишком много неудачных попыток входа. Попробуйте через минуту.',
+  tooManyFromIp: 'Слишком много попыток входа. Попробуйте позже.',
   success: 'Вы успешно авторизованы',
 } as const;
 
@@ -27,6 +25,7 @@ export interface SignInResult {
 export class AuthService {
   constructor(
     private readonly repo: AuthRepository,
+    private readonly sessions: SessionRepository,
     private readonly limiter: RateLimiter,
     private readonly clock: Clock,
   ) {}
@@ -40,21 +39,31 @@ export class AuthService {
   }): Promise<SignInResult> {
     const login = input.login.trim().toLowerCase();
     const key = `login:${login}:${input.ip}`;
+    const ipKey = ipAttemptsKey(input.ip);
     const now = this.clock.now();
-    // Counted before the check, so that parallel guesses cannot all pass a read of the counter.
+    // Counted before the check, so that parallel guesses cannot all pass a read of the counter:
+    // first the address's budget for any login, then this login's failures from the address.
+    if ((await this.limiter.hit(ipKey, now, MINUTE)) > IP_ATTEMPTS_PER_MINUTE) {
+      throw tooManyRequests(LOGIN_MESSAGES.tooManyFromIp);
+    }
     if ((await this.limiter.hit(key, now, MINUTE)) > LOGIN_FAILURES_PER_MINUTE) {
       throw tooManyRequests(LOGIN_MESSAGES.tooMany);
     }
-    const user = await this.repo.findUserByEmail(login);
-    const ok = user
-      ? await verifyPassword(user.password_hash, input.password)
-      : await burnPasswordCheck(input.password);
-    if (!user || !ok) {
+    const candidate = await this.repo.findByLogin(login);
+    // The gate refuses (429) rather than queue when the process already hashes at its limit.
+    const ok = await passwordGate.run(async () => {
+      if (candidate) return verifyPassword(candidate.passwordHash, input.password);
+      await burnPasswordCheck(input.password);
+      return false;
+    });
+    if (!candidate || !ok) {
       throw unprocessable(LOGIN_MESSAGES.wrong, { login: [LOGIN_MESSAGES.wrong] });
     }
     await this.limiter.reset(key);
+    await this.limiter.release(ipKey);
     const token = randomToken();
-    await this.repo.createSession({
+    const { user } = candidate;
+    await this.sessions.create({
       tokenHash: sha256(token),
       userId: user.id,
       remember: input.remember,
@@ -67,27 +76,7 @@ export class AuthService {
     return { token, remember: input.remember, user };
   }
 
-  /** The user of a session cookie, or null when it is unknown or expired (an expired one is removed). */
-  async resolve(token: string): Promise<ActiveSession | null> {
-    const session = await this.repo.findSession(sha256(token));
-    if (!session) return null;
-    const now = this.clock.now();
-    if (new Date(session.expiresAt).getTime() <= now.getTime()) {
-      await this.repo.deleteSessionById(session.sessionId);
-      return null;
-    }
-    if (now.getTime() - new Date(session.lastSeenAt).getTime() >= TOUCH_EVERY_MS) {
-      const expiresAt = session.remember ? session.expiresAt : iso(addMs(now, IDLE_MS));
-      await this.repo.touch(session.sessionId, session.user.id, iso(now), expiresAt);
-    }
-    return session;
-  }
-
   async signOut(token: string): Promise<void> {
-    await this.repo.deleteSessionByHash(sha256(token));
-  }
-
-  async endAllSessions(userId: number): Promise<void> {
-    await this.repo.deleteSessionsOfUser(userId);
+    await this.sessions.deleteByHash(sha256(token));
   }
 }

@@ -3,8 +3,11 @@ import {
   clientAs,
   createCourse,
   createTestApp,
+  createModuleWith,
   createUser,
   dialectName,
+  recordAttempt,
+  recordLesson,
   type Client,
   type TestContext,
 } from '../../test/harness.js';
@@ -118,10 +121,67 @@ describe(`catalogue (${dialectName})`, () => {
     const course = (await admin.post('/api/courses', { name: 'Уйдёт', category_id: a.id })).json().result.item.id;
     const del = await admin.delete(`/api/courses/categories/${a.id}`);
     expect(del.json().result.message).toBe('Категория успешно удалена');
-    expect(
-      await ctx.db.kysely.selectFrom('courses').select('id').where('id', '=', course).executeTakeFirst(),
-    ).toBeUndefined();
+    const row = await ctx.db.kysely
+      .selectFrom('courses')
+      .select('deleted_at')
+      .where('id', '=', course)
+      .executeTakeFirst();
+    expect(row?.deleted_at).toBe(ctx.clock.now().toISOString());
     expect((await admin.delete(`/api/courses/categories/${a.id}`)).statusCode).toBe(404);
+    // The name of a deleted category (and of its courses) is free again.
+    expect((await admin.post('/api/courses/categories', { name: 'Б' })).statusCode).toBe(201);
+    expect((await admin.post('/api/courses', { name: 'Уйдёт' })).statusCode).toBe(201);
+  });
+
+  it("deleting a category keeps every learner's progress, attempts and answers, and hides its courses everywhere", async () => {
+    const category = await createCategory('Уходящая');
+    const course = await createCourse(ctx.db, 'Старый курс', { category_id: category.id, is_published: true });
+    await ctx.db.kysely.updateTable('courses').set({ accessibility: 'everyone' }).where('id', '=', course).execute();
+    const { lessonIds, testIds } = await createModuleWith(ctx.db, course, { lessons: 2, tests: 1 });
+    const { client: learner, user } = await clientAs(ctx, 'learner');
+    await admin.post('/api/admin/user-courses/attach', { user_id: user.id, course_ids: [course] });
+    await recordLesson(ctx.db, user.id, lessonIds[0] as number, '2026-01-10T00:00:00.000Z', '2026-01-10T01:00:00.000Z');
+    await recordLesson(ctx.db, user.id, lessonIds[1] as number, '2026-01-11T00:00:00.000Z', null);
+    await recordAttempt(ctx.db, user.id, testIds[0] as number, 1, '2026-01-12T00:00:00.000Z', true);
+    const attempt = await ctx.db.kysely.selectFrom('test_attempts').select('id').executeTakeFirstOrThrow();
+    const question = await ctx.db.kysely
+      .insertInto('test_questions')
+      .values({ test_id: testIds[0] as number, question_text: 'Вопрос' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await ctx.db.kysely
+      .insertInto('attempt_answers')
+      .values({
+        attempt_id: attempt.id,
+        question_id: question.id,
+        answer_ids: '[1]',
+        answered_at: '2026-01-12T00:00:00.000Z',
+      })
+      .execute();
+    expect((await learner.get('/api/user/started-lessons')).json().result.items).toHaveLength(1);
+
+    expect((await admin.delete(`/api/courses/categories/${category.id}`)).statusCode).toBe(200);
+
+    const count = async (table: 'lesson_progress' | 'test_attempts' | 'attempt_answers') =>
+      Number(
+        (
+          await ctx.db.kysely
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect([await count('lesson_progress'), await count('test_attempts'), await count('attempt_answers')]).toEqual([
+      2, 1, 1,
+    ]);
+    const catalogue = (await admin.get('/api/courses')).json().result.items;
+    expect(JSON.stringify(catalogue)).not.toContain('Старый курс');
+    expect((await learner.get('/api/user/courses')).json().result.categories).toEqual([]);
+    expect((await learner.get('/api/user/started-lessons')).json().result.items).toEqual([]);
+    expect((await admin.get(`/api/admin/users/${user.id}/courses`)).json().result.data).toEqual([]);
+    // A deleted course can no longer be given to anyone.
+    const attach = await admin.post('/api/admin/user-courses/attach', { user_id: user.id, course_ids: [course] });
+    expect(attach.statusCode).toBe(422);
   });
 
   it('is for admins and authors; others get the spec 403 texts', async () => {

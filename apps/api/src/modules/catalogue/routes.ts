@@ -10,7 +10,6 @@ import {
   successResponse,
 } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { STAFF } from '../../platform/access.js';
 import { CATALOGUE_MESSAGES, type CatalogueService } from './service.js';
 
 const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 422: errorResponse };
@@ -21,7 +20,7 @@ export const catalogueRoutes =
     app.get(
       '/api/courses',
       {
-        config: { access: STAFF, name: 'api.courses' },
+        config: { access: 'catalogue.manage', name: 'api.courses' },
         schema: {
           tags: ['catalogue'],
           summary: 'Categories with their courses',
@@ -36,7 +35,11 @@ export const catalogueRoutes =
     app.post(
       '/api/courses',
       {
-        config: { access: STAFF, name: 'api.courses.store', forbiddenMessage: CATALOGUE_MESSAGES.noRightsCourse },
+        config: {
+          access: 'catalogue.manage',
+          name: 'api.courses.store',
+          forbiddenMessage: CATALOGUE_MESSAGES.noRightsCourse,
+        },
         schema: { tags: ['catalogue'], body: createCourseRequest, response: { 201: createCourseResponse, ...errors } },
       },
       async (request, reply) => {
@@ -51,7 +54,7 @@ export const catalogueRoutes =
       '/api/courses/categories',
       {
         config: {
-          access: STAFF,
+          access: 'catalogue.manage',
           name: 'api.courses.categories.store',
           forbiddenMessage: CATALOGUE_MESSAGES.noRightsCategory,
         },
@@ -68,7 +71,7 @@ export const catalogueRoutes =
     app.post(
       '/api/courses/categories/update',
       {
-        config: { access: STAFF, name: 'api.courses.categories.update-all' },
+        config: { access: 'catalogue.manage', name: 'api.courses.categories.update-all' },
         schema: { tags: ['catalogue'], body: categoriesBulkRequest, response: { 200: successResponse, ...errors } },
       },
       async (request) => {
@@ -80,7 +83,7 @@ export const catalogueRoutes =
     app.put(
       '/api/courses/categories/:id',
       {
-        config: { access: STAFF, name: 'api.courses.categories.update' },
+        config: { access: 'catalogue.manage', name: 'api.courses.categories.update' },
         schema: {
           tags: ['catalogue'],
           params: idParam,
@@ -97,7 +100,7 @@ export const catalogueRoutes =
     app.delete(
       '/api/courses/categories/:id',
       {
-        config: { access: STAFF, name: 'api.courses.categories.destroy' },
+        config: { access: 'catalogue.manage', name: 'api.courses.categories.destroy' },
         schema: { tags: ['catalogue'], params: idParam, response: { 200: successResponse, ...errors } },
       },
       async (request) => {

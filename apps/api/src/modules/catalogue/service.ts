@@ -1,6 +1,9 @@
 import { UNCATEGORISED_ID, UNCATEGORISED_NAME, type CatalogueCategory } from '@lms/contract';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
+import type { CoursesRepository } from '../courses/repository.js';
+import type { CoursesService } from '../courses/service.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
 import type { LearningEngine } from '../progress/service.js';
 import { stateKey } from '../progress/service.js';
@@ -27,7 +30,10 @@ const duplicate = (field: string) =>
 /** The admin course catalogue with categories (spec 03 §2.3, §7 "Catalogue"). */
 export class CatalogueService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly repo: CatalogueRepository,
+    private readonly courses: CoursesRepository,
+    private readonly courseDeletion: CoursesService,
     private readonly engine: LearningEngine,
     private readonly enrollment: EnrollmentRepository,
     private readonly clock: Clock,
@@ -35,7 +41,7 @@ export class CatalogueService {
 
   /** Every category (the uncategorised pseudo-category -1 last, when it has courses) with its cards. */
   async list(viewerId: number): Promise<CatalogueCategory[]> {
-    const [categories, courses] = await Promise.all([this.repo.categories(), this.repo.courses()]);
+    const [categories, courses] = await Promise.all([this.repo.categories(), this.courses.list()]);
     const ids = courses.map((c) => c.id);
     const [groups, students, states] = await Promise.all([
       this.repo.groupCounts(ids),
@@ -63,20 +69,29 @@ export class CatalogueService {
     return out;
   }
 
-  async createCategory(name: string) {
-    if (await this.repo.categoryNameTaken(name)) throw duplicate('name');
-    return this.repo.createCategory(name, iso(this.clock.now()));
+  createCategory(name: string) {
+    return this.uow.run(async () => {
+      if (await this.repo.categoryNameTaken(name)) throw duplicate('name');
+      const max = await this.repo.maxSortOrder();
+      return this.repo.insertCategory(name, (max ?? -1) + 1, iso(this.clock.now()));
+    });
   }
 
-  async renameCategory(id: number, name: string) {
-    const category = await this.repo.category(id);
-    if (!category) throw notFound(CATALOGUE_MESSAGES.categoryNotFound);
-    if (await this.repo.categoryNameTaken(name, [id])) throw duplicate('name');
-    await this.repo.renameCategory(id, name, iso(this.clock.now()));
-    return { ...category, name };
+  renameCategory(id: number, name: string) {
+    return this.uow.run(async () => {
+      const category = await this.repo.category(id);
+      if (!category) throw notFound(CATALOGUE_MESSAGES.categoryNotFound);
+      if (await this.repo.categoryNameTaken(name, [id])) throw duplicate('name');
+      await this.repo.updateCategory(id, { name }, iso(this.clock.now()));
+      return { ...category, name };
+    });
   }
 
-  async updateCategories(list: { id: number; name: string; sort_order: number }[]): Promise<void> {
+  updateCategories(list: { id: number; name: string; sort_order: number }[]): Promise<void> {
+    return this.uow.run(() => this.updateCategoriesInUnit(list));
+  }
+
+  private async updateCategoriesInUnit(list: { id: number; name: string; sort_order: number }[]): Promise<void> {
     const real = list.filter((c) => c.id !== UNCATEGORISED_ID);
     const current = await this.repo.categories();
     const existing = new Set(current.map((c) => c.id));
@@ -87,23 +102,44 @@ export class CatalogueService {
       foldCase,
     );
     if (new Set(names).size !== names.length) throw duplicate('categories');
-    await this.repo.updateCategories(real, iso(this.clock.now()));
+    const now = iso(this.clock.now());
+    // Two passes so that swapping two names never trips the unique index half-way.
+    for (const c of real) await this.repo.updateCategory(c.id, { name: `~renaming~${c.id}~${now}` }, now);
+    for (const c of real) await this.repo.updateCategory(c.id, { name: c.name, sort_order: c.sort_order }, now);
   }
 
-  async deleteCategory(id: number): Promise<void> {
-    if (!(await this.repo.category(id))) throw notFound(CATALOGUE_MESSAGES.categoryNotFound);
-    await this.repo.deleteCategory(id);
+  /** The category and its courses are deleted softly (spec 03: its courses go with it); records stay. */
+  deleteCategory(id: number): Promise<void> {
+    return this.uow.run(async () => {
+      if (!(await this.repo.category(id))) throw notFound(CATALOGUE_MESSAGES.categoryNotFound);
+      const now = iso(this.clock.now());
+      await this.courseDeletion.delete({ categoryId: id }, now);
+      await this.repo.softDeleteCategory(id, now);
+    });
+  }
+
+  private async courseTitleTaken(title: string): Promise<boolean> {
+    const key = foldCase(title);
+    return (await this.courses.allTitles()).some((r) => foldCase(r.title) === key);
   }
 
   /** Without a name the course is called 'Новый курс' (then 'Новый курс 2', …); a name given must be free. */
-  async createCourse(given: string | undefined, categoryId: number | null | undefined) {
-    const category = categoryId && categoryId !== UNCATEGORISED_ID ? categoryId : null;
-    if (category !== null && !(await this.repo.category(category))) throw notFound(CATALOGUE_MESSAGES.categoryNotFound);
-    let name = given ?? DEFAULT_COURSE_NAME;
-    if (given === undefined) {
-      for (let n = 2; await this.repo.courseTitleTaken(name); n++) name = `${DEFAULT_COURSE_NAME} ${n}`;
-    } else if (await this.repo.courseTitleTaken(name)) throw duplicate('name');
-    const row = await this.repo.createCourse(name, category, iso(this.clock.now()));
-    return { id: row.id, name: row.title, category_id: row.category_id };
+  createCourse(given: string | undefined, categoryId: number | null | undefined) {
+    return this.uow.run(async () => {
+      const category = categoryId && categoryId !== UNCATEGORISED_ID ? categoryId : null;
+      if (category !== null && !(await this.repo.category(category))) {
+        throw notFound(CATALOGUE_MESSAGES.categoryNotFound);
+      }
+      let name = given ?? DEFAULT_COURSE_NAME;
+      if (given === undefined) {
+        for (let n = 2; await this.courseTitleTaken(name); n++) name = `${DEFAULT_COURSE_NAME} ${n}`;
+      } else if (await this.courseTitleTaken(name)) throw duplicate('name');
+      const max = await this.courses.maxSortOrder(category);
+      const row = await this.courses.insert(
+        { title: name, category_id: category, sort_order: (max ?? -1) + 1 },
+        iso(this.clock.now()),
+      );
+      return { id: row.id, name: row.title, category_id: row.category_id };
+    });
   }
 }

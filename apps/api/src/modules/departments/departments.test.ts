@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HOUR } from '../../platform/clock.js';
+import { UnitOfWork } from '../../db/unitOfWork.js';
 import { EnrollmentRepository } from '../enrollment/repository.js';
 import {
   clientAs,
@@ -19,7 +20,7 @@ describe(`settings: departments (${dialectName})`, () => {
   beforeEach(async () => {
     ctx = await createTestApp();
     admin = (await clientAs(ctx, 'admin')).client;
-    enrollment = new EnrollmentRepository(ctx.db.kysely);
+    enrollment = new EnrollmentRepository(new UnitOfWork(ctx.db.kysely, ctx.db.kind));
   });
   afterEach(async () => {
     await ctx.close();

@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import { sql } from 'kysely';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
 
 export interface DepartmentRecord {
   id: number;
@@ -15,7 +15,11 @@ export interface DepartmentInput {
 }
 
 export class DepartmentsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly uow: UnitOfWork) {}
+
+  private get db() {
+    return this.uow.db;
+  }
 
   /** Sorted by sort_order (missing = 0), then name; courses in one more query, not one per row. */
   async list(onlyId?: number): Promise<DepartmentRecord[]> {
@@ -48,42 +52,35 @@ export class DepartmentsRepository {
     return (await this.list(id))[0];
   }
 
-  async create(input: DepartmentInput, now: string): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('departments')
-        .values({ name: input.name, sort_order: input.sort_order, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      if (input.course_ids.length > 0) {
-        await trx
-          .insertInto('department_courses')
-          .values(input.course_ids.map((course_id) => ({ department_id: row.id, course_id, assigned_at: now })))
-          .execute();
-      }
-      return row.id;
-    });
+  async insert(input: { name: string; sort_order: number | null }, now: string): Promise<number> {
+    const row = await this.db
+      .insertInto('departments')
+      .values({ name: input.name, sort_order: input.sort_order, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async update(id: number, input: { name: string; sort_order: number | null }, now: string): Promise<void> {
+    await this.db
+      .updateTable('departments')
+      .set({ name: input.name, sort_order: input.sort_order, updated_at: now })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Replaces the course set; a course kept keeps its assignment time (it decides enrolled_at). */
-  async update(id: number, input: DepartmentInput, now: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('departments')
-        .set({ name: input.name, sort_order: input.sort_order, updated_at: now })
-        .where('id', '=', id)
+  async setCourses(id: number, courseIds: readonly number[], now: string): Promise<void> {
+    let remove = this.db.deleteFrom('department_courses').where('department_id', '=', id);
+    if (courseIds.length > 0) remove = remove.where('course_id', 'not in', courseIds);
+    await remove.execute();
+    if (courseIds.length > 0) {
+      await this.db
+        .insertInto('department_courses')
+        .values(courseIds.map((course_id) => ({ department_id: id, course_id, assigned_at: now })))
+        .onConflict((oc) => oc.columns(['department_id', 'course_id']).doNothing())
         .execute();
-      let remove = trx.deleteFrom('department_courses').where('department_id', '=', id);
-      if (input.course_ids.length > 0) remove = remove.where('course_id', 'not in', input.course_ids);
-      await remove.execute();
-      if (input.course_ids.length > 0) {
-        await trx
-          .insertInto('department_courses')
-          .values(input.course_ids.map((course_id) => ({ department_id: id, course_id, assigned_at: now })))
-          .onConflict((oc) => oc.columns(['department_id', 'course_id']).doNothing())
-          .execute();
-      }
-    });
+    }
   }
 
   async delete(id: number): Promise<void> {

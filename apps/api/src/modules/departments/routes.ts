@@ -8,7 +8,6 @@ import {
   successResponse,
 } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ADMIN } from '../../platform/access.js';
 import { DEPARTMENT_MESSAGES, type DepartmentsService } from './service.js';
 
 const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 422: errorResponse };
@@ -19,7 +18,7 @@ export const departmentsRoutes =
     app.get(
       '/api/admin/departments',
       {
-        config: { access: ADMIN, name: 'admin.departments' },
+        config: { access: 'settings.manage', name: 'admin.departments' },
         schema: {
           tags: ['settings'],
           summary: 'Departments by sort order',
@@ -32,7 +31,7 @@ export const departmentsRoutes =
     app.post(
       '/api/admin/departments',
       {
-        config: { access: ADMIN, name: 'admin.departments.store' },
+        config: { access: 'settings.manage', name: 'admin.departments.store' },
         schema: { tags: ['settings'], body: departmentRequest, response: { 201: departmentResponse, ...errors } },
       },
       async (request, reply) => {
@@ -44,7 +43,7 @@ export const departmentsRoutes =
     app.put(
       '/api/admin/departments/:id',
       {
-        config: { access: ADMIN, name: 'admin.departments.update' },
+        config: { access: 'settings.manage', name: 'admin.departments.update' },
         schema: {
           tags: ['settings'],
           params: idParam,
@@ -61,7 +60,7 @@ export const departmentsRoutes =
     app.delete(
       '/api/admin/departments/:id',
       {
-        config: { access: ADMIN, name: 'admin.departments.destroy' },
+        config: { access: 'settings.manage', name: 'admin.departments.destroy' },
         schema: { tags: ['settings'], params: idParam, response: { 200: successResponse, ...errors } },
       },
       async (request) => {
@@ -73,7 +72,7 @@ export const departmentsRoutes =
     app.get(
       '/api/admin/departments/:id/courses',
       {
-        config: { access: ADMIN, name: 'admin.departments.courses' },
+        config: { access: 'settings.manage', name: 'admin.departments.courses' },
         schema: { tags: ['settings'], params: idParam, response: { 200: courseOptionsResponse, ...errors } },
       },
       async (request) => ({

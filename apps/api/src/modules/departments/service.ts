@@ -1,3 +1,4 @@
+import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
@@ -13,6 +14,7 @@ export const DEPARTMENT_MESSAGES = {
 /** Departments; their courses enroll every member (DESIGN.md §6 "Enrollment"). */
 export class DepartmentsService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly repo: DepartmentsRepository,
     private readonly courses: CourseOptions,
     private readonly clock: Clock,
@@ -22,17 +24,25 @@ export class DepartmentsService {
     return this.repo.list();
   }
 
-  async create(input: DepartmentInput) {
-    const course_ids = await this.courses.checkIds(input.course_ids);
-    const id = await this.repo.create({ ...input, course_ids }, iso(this.clock.now()));
-    return this.get(id);
+  create(input: DepartmentInput) {
+    return this.uow.run(async () => {
+      const courseIds = await this.courses.checkIds(input.course_ids);
+      const now = iso(this.clock.now());
+      const id = await this.repo.insert(input, now);
+      await this.repo.setCourses(id, courseIds, now);
+      return this.get(id);
+    });
   }
 
-  async update(id: number, input: DepartmentInput) {
-    await this.get(id);
-    const course_ids = await this.courses.checkIds(input.course_ids);
-    await this.repo.update(id, { ...input, course_ids }, iso(this.clock.now()));
-    return this.get(id);
+  update(id: number, input: DepartmentInput) {
+    return this.uow.run(async () => {
+      await this.get(id);
+      const courseIds = await this.courses.checkIds(input.course_ids);
+      const now = iso(this.clock.now());
+      await this.repo.update(id, input, now);
+      await this.repo.setCourses(id, courseIds, now);
+      return this.get(id);
+    });
   }
 
   async delete(id: number): Promise<void> {

@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import { sql } from 'kysely';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
 
 export interface Enrollment {
   user_id: number;
@@ -20,7 +20,25 @@ export interface EnrollmentFilter {
 }
 
 export class EnrollmentRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly uow: UnitOfWork) {}
+
+  private get db() {
+    return this.uow.db;
+  }
+
+  /** A deleted course's assignments end: its enrollments go, its learners' records stay. */
+  async dropCourses(courseIds: readonly number[]): Promise<void> {
+    if (courseIds.length === 0) return;
+    await this.db.deleteFrom('user_courses').where('course_id', 'in', courseIds).execute();
+    await this.db.deleteFrom('department_courses').where('course_id', 'in', courseIds).execute();
+    await this.db.deleteFrom('group_courses').where('course_id', 'in', courseIds).execute();
+  }
+
+  /** A deleted user's direct assignments and group memberships end (their department is cleared). */
+  async dropUser(userId: number): Promise<void> {
+    await this.db.deleteFrom('user_courses').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('group_users').where('user_id', '=', userId).execute();
+  }
 
   /**
    * Set-based: one query per 2000 users (the ids appear in each of the three sources, and databases
@@ -65,6 +83,7 @@ export class EnrollmentRepository {
     let department = this.db
       .selectFrom('department_courses as dc')
       .innerJoin('users as u', 'u.department_id', 'dc.department_id')
+      .where('u.deleted_at', 'is', null)
       .select([
         'u.id as user_id',
         'dc.course_id',

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { notFound } from '../../platform/errors.js';
+import type { FileAccess } from './access.js';
 import type { FilesRepository } from './repository.js';
 import type { Storage } from './storage.js';
 
@@ -9,21 +10,27 @@ export function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+const FILE_NOT_FOUND = 'Файл не найден';
+
 export const storageRoutes =
-  (deps: { storage: Storage; files: FilesRepository }): FastifyPluginAsync =>
+  (deps: { storage: Storage; files: FilesRepository; access: FileAccess }): FastifyPluginAsync =>
   async (app) => {
     app.get(
       '/storage/*',
       { config: { access: 'authenticated', name: 'storage' }, schema: { hide: true } },
       async (request, reply) => {
         // Already decoded by the router; decoding again would turn '%25' into a broken escape.
-        const relative = (request.params as { '*': string })['*'] ?? '';
+        const relative = ((request.params as { '*': string })['*'] ?? '').replace(/^\/+/, '');
+        // A file the user may not see answers as if it did not exist (DESIGN.md §4).
+        const user = await request.requireUser();
+        if (!(await deps.access.mayRead(user, relative))) throw notFound(FILE_NOT_FOUND);
         const file = await deps.storage.open(relative);
-        if (!file) throw notFound('Файл не найден');
+        if (!file) throw notFound(FILE_NOT_FOUND);
         reply
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', 'sandbox')
-          .header('cache-control', 'private, max-age=3600')
+          // Served per session: no shared or browser cache may keep it for the next user of the machine.
+          .header('cache-control', 'private, no-store')
           .header('content-length', file.size)
           .type(file.mime);
         if (!file.inline) {

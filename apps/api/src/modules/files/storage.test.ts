@@ -1,7 +1,15 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, clientAs, createTestApp, dialectName, type TestContext } from '../../test/harness.js';
+import {
+  Client,
+  clientAs,
+  createCourse,
+  createModuleWith,
+  createTestApp,
+  dialectName,
+  type TestContext,
+} from '../../test/harness.js';
 
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fe0dd14a9b0000000049454e44ae426082',
@@ -11,19 +19,44 @@ const PNG = Buffer.from(
 describe(`/storage (${dialectName})`, () => {
   let ctx: TestContext;
   let learner: Client;
+  let author: Client;
   beforeAll(async () => {
     ctx = await createTestApp();
     const root = join(ctx.config.dataDir, 'storage');
     mkdirSync(join(root, 'lessons'), { recursive: true });
     writeFileSync(join(root, 'lessons', 'pic.png'), PNG);
     writeFileSync(join(root, 'lessons', 'a1b2.txt'), 'памятка');
+    writeFileSync(join(root, 'lessons', 'draft.png'), PNG);
+    writeFileSync(join(root, 'lessons', 'hidden.png'), PNG);
+    writeFileSync(join(root, 'lessons', 'loose.png'), PNG);
     writeFileSync(join(ctx.config.dataDir, 'secret.txt'), 'do not serve');
     symlinkSync(join(ctx.config.dataDir, 'secret.txt'), join(root, 'lessons', 'link.txt'));
     await ctx.db.kysely
       .insertInto('files')
       .values({ path: 'lessons/a1b2.txt', original_filename: 'Памятка сотрудника.txt', mime: 'text/plain', size: 14 })
       .execute();
+    const k = ctx.db.kysely;
+    // Published content of a course every learner sees.
+    const open = await createCourse(ctx.db, 'Открытый', { is_published: true });
+    await k.updateTable('courses').set({ accessibility: 'everyone' }).where('id', '=', open).execute();
+    const visible = await createModuleWith(ctx.db, open, { lessons: 1, unpublishedLessons: 1 });
+    const [lesson, draftLesson] = visible.lessonIds as [number, number];
+    await k.updateTable('lessons').set({ image_path: 'lessons/pic.png' }).where('id', '=', lesson).execute();
+    await k.updateTable('lessons').set({ image_path: 'lessons/draft.png' }).where('id', '=', draftLesson).execute();
+    await k
+      .insertInto('lesson_contents')
+      .values({ lesson_id: lesson, type: 'file', file_path: 'lessons/a1b2.txt', original_filename: 'x', content: null })
+      .execute();
+    // A course only its enrolled learners see.
+    const closed = await createCourse(ctx.db, 'Закрытый', { is_published: true });
+    const hidden = await createModuleWith(ctx.db, closed, { lessons: 1 });
+    await k
+      .updateTable('lessons')
+      .set({ image_path: 'lessons/hidden.png' })
+      .where('id', '=', hidden.lessonIds[0] as number)
+      .execute();
     learner = (await clientAs(ctx, 'learner')).client;
+    author = (await clientAs(ctx, 'author')).client;
   });
   afterAll(async () => {
     await ctx.close();
@@ -36,7 +69,16 @@ describe(`/storage (${dialectName})`, () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toBe('sandbox');
     expect(res.headers['content-disposition']).toBeUndefined();
+    expect(res.headers['cache-control']).toBe('private, no-store');
     expect(res.rawPayload.equals(PNG)).toBe(true);
+  });
+
+  it('serves a learner only files of published content of courses they see; staff see every file', async () => {
+    for (const path of ['lessons/draft.png', 'lessons/hidden.png', 'lessons/loose.png']) {
+      const res = await learner.get(`/storage/${path}`);
+      expect([path, res.statusCode, res.json().result.message]).toEqual([path, 404, 'Файл не найден']);
+      expect([path, (await author.get(`/storage/${path}`)).statusCode]).toEqual([path, 200]);
+    }
   });
 
   it('sends other files as attachments under their original name', async () => {
@@ -58,10 +100,10 @@ describe(`/storage (${dialectName})`, () => {
       '/storage/nothing.png',
       '/storage/%25',
     ]) {
-      const res = await learner.get(path);
+      const res = await author.get(path);
       expect([path, res.statusCode]).toEqual([path, 404]);
     }
-    expect((await learner.get('/storage/%E0%A4%A')).statusCode).toBe(400);
+    expect((await author.get('/storage/%E0%A4%A')).statusCode).toBe(400);
   });
 
   it('needs a session', async () => {

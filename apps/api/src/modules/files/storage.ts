@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
+import { ensurePrivateDir } from '../../platform/privateFiles.js';
 
 const IMAGE_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -26,6 +27,9 @@ export class Storage {
   readonly root: string;
   constructor(dataDir: string) {
     this.root = resolve(join(dataDir, 'storage'));
+    // Owner-only, also when an older version or the demo seed made it: files are served through
+    // the access check of /storage, never read from the disk by another account.
+    ensurePrivateDir(this.root, { tighten: true });
   }
 
   async open(relative: string): Promise<StoredFile | null> {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UnitOfWork } from '../../db/unitOfWork.js';
 import { EnrollmentRepository } from '../enrollment/repository.js';
 import {
   clientAs,
@@ -18,7 +19,7 @@ describe(`settings: study groups (${dialectName})`, () => {
   beforeEach(async () => {
     ctx = await createTestApp();
     admin = (await clientAs(ctx, 'admin')).client;
-    enrollment = new EnrollmentRepository(ctx.db.kysely);
+    enrollment = new EnrollmentRepository(new UnitOfWork(ctx.db.kysely, ctx.db.kind));
   });
   afterEach(async () => {
     await ctx.close();

@@ -1,5 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { fullName } from '../auth/permissions.js';
 
 export interface GroupRecord {
@@ -16,7 +15,11 @@ export interface GroupInput {
 }
 
 export class GroupsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly uow: UnitOfWork) {}
+
+  private get db() {
+    return this.uow.db;
+  }
 
   /** Groups with members and courses: three queries in all, whatever the number of groups. */
   async list(onlyId?: number): Promise<GroupRecord[]> {
@@ -52,47 +55,37 @@ export class GroupsRepository {
     return (await this.list(id))[0];
   }
 
-  async existingUserIds(ids: readonly number[]): Promise<number[]> {
-    if (ids.length === 0) return [];
-    return (await this.db.selectFrom('users').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
+  async insert(name: string, now: string): Promise<number> {
+    const row = await this.db
+      .insertInto('study_groups')
+      .values({ name, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
   }
 
-  async create(input: GroupInput, now: string): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('study_groups')
-        .values({ name: input.name, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await this.syncLinks(trx, row.id, input, now);
-      return row.id;
-    });
-  }
-
-  async update(id: number, input: GroupInput, now: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('study_groups').set({ name: input.name, updated_at: now }).where('id', '=', id).execute();
-      await this.syncLinks(trx, id, input, now);
-    });
+  async rename(id: number, name: string, now: string): Promise<void> {
+    await this.db.updateTable('study_groups').set({ name, updated_at: now }).where('id', '=', id).execute();
   }
 
   /** Replaces members and courses; those kept keep their original times (they decide enrolled_at). */
-  private async syncLinks(trx: Transaction<Database>, id: number, input: GroupInput, now: string): Promise<void> {
-    let dropUsers = trx.deleteFrom('group_users').where('group_id', '=', id);
+  async setLinks(id: number, input: GroupInput, now: string): Promise<void> {
+    const db = this.db;
+    let dropUsers = db.deleteFrom('group_users').where('group_id', '=', id);
     if (input.user_ids.length > 0) dropUsers = dropUsers.where('user_id', 'not in', input.user_ids);
     await dropUsers.execute();
-    let dropCourses = trx.deleteFrom('group_courses').where('group_id', '=', id);
+    let dropCourses = db.deleteFrom('group_courses').where('group_id', '=', id);
     if (input.course_ids.length > 0) dropCourses = dropCourses.where('course_id', 'not in', input.course_ids);
     await dropCourses.execute();
     if (input.user_ids.length > 0) {
-      await trx
+      await db
         .insertInto('group_users')
         .values(input.user_ids.map((user_id) => ({ group_id: id, user_id, added_at: now })))
         .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
         .execute();
     }
     if (input.course_ids.length > 0) {
-      await trx
+      await db
         .insertInto('group_courses')
         .values(input.course_ids.map((course_id) => ({ group_id: id, course_id, assigned_at: now })))
         .onConflict((oc) => oc.columns(['group_id', 'course_id']).doNothing())

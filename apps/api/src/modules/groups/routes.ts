@@ -8,7 +8,6 @@ import {
 } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN } from '../../platform/access.js';
 import { GROUP_MESSAGES, type GroupsService } from './service.js';
 
 const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 422: errorResponse };
@@ -19,7 +18,7 @@ export const groupsRoutes =
     app.get(
       '/api/study-groups',
       {
-        config: { access: ADMIN, name: 'study-groups' },
+        config: { access: 'settings.manage', name: 'study-groups' },
         schema: {
           tags: ['settings'],
           summary: 'Study groups with members',
@@ -32,7 +31,7 @@ export const groupsRoutes =
     app.post(
       '/api/study-groups',
       {
-        config: { access: ADMIN, name: 'study-groups.store' },
+        config: { access: 'settings.manage', name: 'study-groups.store' },
         schema: { tags: ['settings'], body: studyGroupRequest, response: { 201: studyGroupResponse, ...errors } },
       },
       async (request, reply) => {
@@ -44,7 +43,7 @@ export const groupsRoutes =
     app.put(
       '/api/study-groups/:id',
       {
-        config: { access: ADMIN, name: 'study-groups.update' },
+        config: { access: 'settings.manage', name: 'study-groups.update' },
         schema: {
           tags: ['settings'],
           params: idParam,
@@ -61,7 +60,7 @@ export const groupsRoutes =
     app.delete(
       '/api/study-groups/:id',
       {
-        config: { access: ADMIN, name: 'study-groups.destroy' },
+        config: { access: 'settings.manage', name: 'study-groups.destroy' },
         schema: { tags: ['settings'], params: idParam, response: { 204: z.null(), ...errors } },
       },
       async (request, reply) => {
@@ -73,7 +72,7 @@ export const groupsRoutes =
     app.get(
       '/api/study-groups/:id/courses',
       {
-        config: { access: ADMIN, name: 'study-groups.courses' },
+        config: { access: 'settings.manage', name: 'study-groups.courses' },
         schema: { tags: ['settings'], params: idParam, response: { 200: courseOptionsResponse, ...errors } },
       },
       async (request) => ({ result: { success: true as const, items: await groups.courseOptions(request.params.id) } }),

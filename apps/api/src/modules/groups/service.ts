@@ -1,6 +1,8 @@
+import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
+import type { UsersRepository } from '../users/repository.js';
 import type { GroupInput, GroupsRepository } from './repository.js';
 
 export const GROUP_MESSAGES = {
@@ -14,7 +16,9 @@ export const GROUP_MESSAGES = {
 /** Study groups; their courses enroll every member (DESIGN.md §6 "Enrollment"). */
 export class GroupsService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly repo: GroupsRepository,
+    private readonly users: UsersRepository,
     private readonly courses: CourseOptions,
     private readonly clock: Clock,
   ) {}
@@ -25,21 +29,31 @@ export class GroupsService {
 
   private async checked(input: GroupInput): Promise<GroupInput> {
     const user_ids = [...new Set(input.user_ids)];
-    if ((await this.repo.existingUserIds(user_ids)).length !== user_ids.length) {
+    if ((await this.users.existingIds(user_ids)).length !== user_ids.length) {
       throw unprocessable(GROUP_MESSAGES.userMissing, { user_ids: [GROUP_MESSAGES.userMissing] });
     }
     return { name: input.name, user_ids, course_ids: await this.courses.checkIds(input.course_ids) };
   }
 
-  async create(input: GroupInput) {
-    const id = await this.repo.create(await this.checked(input), iso(this.clock.now()));
-    return this.get(id);
+  create(input: GroupInput) {
+    return this.uow.run(async () => {
+      const checked = await this.checked(input);
+      const now = iso(this.clock.now());
+      const id = await this.repo.insert(checked.name, now);
+      await this.repo.setLinks(id, checked, now);
+      return this.get(id);
+    });
   }
 
-  async update(id: number, input: GroupInput) {
-    await this.get(id);
-    await this.repo.update(id, await this.checked(input), iso(this.clock.now()));
-    return this.get(id);
+  update(id: number, input: GroupInput) {
+    return this.uow.run(async () => {
+      await this.get(id);
+      const checked = await this.checked(input);
+      const now = iso(this.clock.now());
+      await this.repo.rename(id, checked.name, now);
+      await this.repo.setLinks(id, checked, now);
+      return this.get(id);
+    });
   }
 
   async delete(id: number): Promise<void> {

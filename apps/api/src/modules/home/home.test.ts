@@ -96,6 +96,25 @@ describe(`home calls (${dialectName})`, () => {
     expect((await learner.get('/api/user/started-lessons')).json().result.items).toEqual([]);
   });
 
+  it('started lessons follow the current recurrence cycle of the course', async () => {
+    const course = await createCourse(ctx.db, 'Ежегодный');
+    await ctx.db.kysely
+      .updateTable('courses')
+      .set({ has_recurrence: true, recurrence_value: 30 })
+      .where('id', '=', course)
+      .execute();
+    await admin.post('/api/admin/user-courses/attach', { user_id: learnerId, course_ids: [course] });
+    const { lessonIds } = await createModuleWith(ctx.db, course, { lessons: 2 });
+    const [a, b] = lessonIds as [number, number];
+    // Cycle 1 complete 99 days ago; cycle 2 opened 69 days ago.
+    await recordLesson(ctx.db, learnerId, a, at(-100), at(-99));
+    await recordLesson(ctx.db, learnerId, b, at(-100), at(-99));
+    expect((await learner.get('/api/user/started-lessons')).json().result.items).toEqual([]);
+    await recordLesson(ctx.db, learnerId, b, at(-5), null);
+    const items = (await learner.get('/api/user/started-lessons')).json().result.items as { id: number }[];
+    expect(items.map((i) => i.id)).toEqual([b]);
+  });
+
   it('needs a session', async () => {
     const { Client } = await import('../../test/harness.js');
     expect((await new Client(ctx.app).get('/api/user/courses')).statusCode).toBe(401);

@@ -2,9 +2,9 @@ import { UNCATEGORISED_ID, UNCATEGORISED_NAME, type HomeCategory, type StartedLe
 import { storageUrl } from '../../platform/storageUrl.js';
 import { courseCard } from '../catalogue/cards.js';
 import type { CatalogueRepository } from '../catalogue/repository.js';
+import type { CoursesRepository } from '../courses/repository.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
-import type { HomeRepository } from './repository.js';
 
 /** The slider shows the newest few; older unfinished lessons stay reachable from their courses. */
 const MAX_STARTED_LESSONS = 20;
@@ -12,8 +12,8 @@ const MAX_STARTED_LESSONS = 20;
 /** The learner's home page (spec 01 §2.7): their courses by category and the lessons to continue. */
 export class HomeService {
   constructor(
-    private readonly repo: HomeRepository,
     private readonly catalogue: CatalogueRepository,
+    private readonly courseRepo: CoursesRepository,
     private readonly engine: LearningEngine,
     private readonly enrollment: EnrollmentRepository,
   ) {}
@@ -23,7 +23,7 @@ export class HomeService {
     if (ids.length === 0) return [];
     const [categories, courses, groups, students, states] = await Promise.all([
       this.catalogue.categories(),
-      this.catalogue.courses(ids),
+      this.courseRepo.list(ids),
       this.catalogue.groupCounts(ids),
       this.enrollment.countByCourse(ids),
       this.engine.states([userId], ids),
@@ -41,31 +41,24 @@ export class HomeService {
     return out;
   }
 
+  /** Started, not completed in the current cycle, of visible courses (the engine decides), newest first. */
   async startedLessons(userId: number): Promise<StartedLesson[]> {
-    const rows = await this.repo.startedLessons(userId);
-    if (rows.length === 0) return [];
-    const visible = new Set(await this.engine.visibleCourseIds(userId));
-    const completed = await this.repo.completedLessonIds(
-      userId,
-      rows.map((r) => r.id),
-    );
-    const seen = new Set<number>();
-    const out: StartedLesson[] = [];
-    for (const r of rows) {
-      if (out.length >= MAX_STARTED_LESSONS) break;
-      if (seen.has(r.id) || !visible.has(r.course_id)) continue;
-      const finishedAt = completed.get(r.id);
-      if (finishedAt && r.started_at && finishedAt >= r.started_at) continue;
-      seen.add(r.id);
-      out.push({
-        id: r.id,
-        course_id: r.course_id,
-        name: r.name,
-        module: r.module,
-        section: r.section,
-        image: storageUrl(r.image_path ?? r.course_image),
-      });
-    }
-    return out;
+    const visible = await this.engine.visibleCourseIds(userId);
+    const started = (await this.engine.startedLessons(userId, visible)).slice(0, MAX_STARTED_LESSONS);
+    const cards = await this.courseRepo.lessonCards(started.map((s) => s.lesson_id));
+    return started.flatMap((s) => {
+      const card = cards.get(s.lesson_id);
+      if (!card) return [];
+      return [
+        {
+          id: card.id,
+          course_id: card.course_id,
+          name: card.name,
+          module: card.module,
+          section: card.section,
+          image: storageUrl(card.image_path ?? card.course_image),
+        },
+      ];
+    });
   }
 }

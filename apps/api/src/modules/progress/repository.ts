@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { AttemptRecord, CourseItems, CourseRules, LessonRecord } from './engine.js';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+import type { AttemptRecord, LessonRecord } from './engine.js';
 
 const CHUNK = 2000;
 function chunks<T>(list: readonly T[]): T[][] {
@@ -21,61 +20,15 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** Set-based loading for the engine: a fixed number of queries whatever the number of users and courses. */
+/**
+ * The learning records (lesson_progress, test_attempts), loaded set-based for the engine: a fixed
+ * number of queries whatever the number of users and courses.
+ */
 export class ProgressRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly uow: UnitOfWork) {}
 
-  async courseRules(courseIds?: readonly number[]): Promise<CourseRules[]> {
-    if (courseIds?.length === 0) return [];
-    let q = this.db
-      .selectFrom('courses')
-      .select([
-        'id',
-        'is_published',
-        'accessibility',
-        'has_deadline',
-        'deadline_type',
-        'deadline_value',
-        'deadline_warning_days',
-        'has_recurrence',
-        'recurrence_value',
-      ]);
-    if (courseIds) q = q.where('id', 'in', courseIds);
-    return q.execute();
-  }
-
-  /** Published lessons and tests of each course, in module and item order. */
-  async publishedItems(
-    courseIds: readonly number[],
-  ): Promise<Map<number, CourseItems & { lessonIds: number[]; testIds: number[] }>> {
-    const out = new Map<number, { lessonIds: number[]; testIds: number[] }>();
-    for (const id of courseIds) out.set(id, { lessonIds: [], testIds: [] });
-    if (courseIds.length === 0) return out;
-    const [lessons, tests] = await Promise.all([
-      this.db
-        .selectFrom('lessons')
-        .innerJoin('modules', 'modules.id', 'lessons.module_id')
-        .select(['modules.course_id', 'lessons.id'])
-        .where('modules.course_id', 'in', courseIds)
-        .where('lessons.is_published', '=', true)
-        .orderBy('modules.sort_order')
-        .orderBy('lessons.sort_order')
-        .orderBy('lessons.id')
-        .execute(),
-      this.db
-        .selectFrom('tests')
-        .innerJoin('modules', 'modules.id', 'tests.module_id')
-        .select(['modules.course_id', 'tests.id'])
-        .where('modules.course_id', 'in', courseIds)
-        .where('tests.is_published', '=', true)
-        .orderBy('modules.sort_order')
-        .orderBy('tests.sort_order')
-        .orderBy('tests.id')
-        .execute(),
-    ]);
-    for (const l of lessons) out.get(l.course_id)?.lessonIds.push(l.id);
-    for (const t of tests) out.get(t.course_id)?.testIds.push(t.id);
-    return out;
+  private get db() {
+    return this.uow.db;
   }
 
   /** Every lesson and test record of the given users, grouped by user (two queries per 2000 users). */

@@ -1,7 +1,15 @@
 import type { Clock } from '../../platform/clock.js';
+import type { CoursesRepository } from '../courses/repository.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
 import { courseState, isVisible, type CourseState } from './engine.js';
 import type { ProgressRepository } from './repository.js';
+
+/** A lesson started and not completed in the current cycle of its course. */
+export interface StartedLessonRef {
+  lesson_id: number;
+  course_id: number;
+  started_at: string;
+}
 
 export const stateKey = (userId: number, courseId: number) => `${userId}:${courseId}`;
 
@@ -12,6 +20,7 @@ export const stateKey = (userId: number, courseId: number) => `${userId}:${cours
 export class LearningEngine {
   constructor(
     private readonly repo: ProgressRepository,
+    private readonly courses: CoursesRepository,
     private readonly enrollment: EnrollmentRepository,
     private readonly clock: Clock,
   ) {}
@@ -29,10 +38,10 @@ export class LearningEngine {
     if (userIds.length === 0 || courseIds?.length === 0) return out;
     const enrollments = await this.enrollment.list({ userIds, ...(courseIds ? { courseIds } : {}) });
     const wanted = opts.enrolledOnly ? [...new Set(enrollments.map((e) => e.course_id))] : courseIds;
-    const courses = await this.repo.courseRules(wanted);
+    const courses = await this.courses.rules(wanted);
     if (courses.length === 0) return out;
     const [items, records] = await Promise.all([
-      this.repo.publishedItems(courses.map((c) => c.id)),
+      this.courses.publishedItems(courses.map((c) => c.id)),
       this.repo.records(userIds),
     ]);
     const now = this.clock.now();
@@ -66,10 +75,27 @@ export class LearningEngine {
   /** Courses the user may see as a learner (published; everyone, or enrolled_only and enrolled). */
   async visibleCourseIds(userId: number): Promise<number[]> {
     const [courses, enrollments] = await Promise.all([
-      this.repo.courseRules(),
+      this.courses.rules(),
       this.enrollment.list({ userIds: [userId] }),
     ]);
     const enrolled = new Set(enrollments.map((e) => e.course_id));
     return courses.filter((c) => isVisible(c, enrolled.has(c.id))).map((c) => c.id);
+  }
+
+  /**
+   * Lessons of the given visible courses that the user started and has not completed in the
+   * course's current cycle, newest start first (the home slider, spec 01 §2.7).
+   */
+  async startedLessons(userId: number, visibleCourseIds: readonly number[]): Promise<StartedLessonRef[]> {
+    const states = await this.states([userId], visibleCourseIds);
+    const out: StartedLessonRef[] = [];
+    for (const state of states.values()) {
+      for (const item of state.items) {
+        if (item.type === 'lesson' && item.status === 'in_progress' && item.started_at) {
+          out.push({ lesson_id: item.id, course_id: state.course_id, started_at: item.started_at });
+        }
+      }
+    }
+    return out.sort((a, b) => b.started_at.localeCompare(a.started_at) || b.lesson_id - a.lesson_id);
   }
 }

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
 
 export interface ActivePin {
   id: number;
@@ -7,26 +6,30 @@ export interface ActivePin {
   failed_attempts: number;
 }
 
+/** The password_pins table: recovery codes, stored hashed. */
 export class RecoveryRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly uow: UnitOfWork) {}
+
+  private get db() {
+    return this.uow.db;
+  }
 
   findUser(email: string) {
     return this.db
       .selectFrom('users')
       .select(['id', 'email', 'first_name', 'last_name'])
       .where('email', '=', email.toLowerCase())
+      .where('deleted_at', 'is', null)
       .executeTakeFirst();
   }
 
-  /** A new code replaces every earlier one of the user. */
+  /** A new code replaces every earlier one of the user (the service runs both in one unit). */
   async replacePin(userId: number, pinHash: string, expiresAt: string, now: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('password_pins').where('user_id', '=', userId).execute();
-      await trx
-        .insertInto('password_pins')
-        .values({ user_id: userId, pin_hash: pinHash, expires_at: expiresAt, created_at: now, updated_at: now })
-        .execute();
-    });
+    await this.db.deleteFrom('password_pins').where('user_id', '=', userId).execute();
+    await this.db
+      .insertInto('password_pins')
+      .values({ user_id: userId, pin_hash: pinHash, expires_at: expiresAt, created_at: now, updated_at: now })
+      .execute();
   }
 
   /**
@@ -62,27 +65,15 @@ export class RecoveryRepository {
       .execute();
   }
 
-  /**
-   * Uses the code once: marks it used, sets the new password and ends every session, in one
-   * transaction. False when the code was used meanwhile (a parallel reset won).
-   */
-  async consumePinAndSetPassword(pinId: number, userId: number, passwordHash: string, now: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const used = await trx
-        .updateTable('password_pins')
-        .set({ used_at: now, updated_at: now })
-        .where('id', '=', pinId)
-        .where('used_at', 'is', null)
-        .returning('id')
-        .executeTakeFirst();
-      if (!used) return false;
-      await trx
-        .updateTable('users')
-        .set({ password_hash: passwordHash, updated_at: now })
-        .where('id', '=', userId)
-        .execute();
-      await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
-      return true;
-    });
+  /** Marks the code used; false when it was used meanwhile (a parallel reset won). */
+  async consumePin(pinId: number, now: string): Promise<boolean> {
+    const used = await this.db
+      .updateTable('password_pins')
+      .set({ used_at: now, updated_at: now })
+      .where('id', '=', pinId)
+      .where('used_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    return used !== undefined;
   }
 }

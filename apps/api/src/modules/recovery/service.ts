@@ -4,8 +4,11 @@ import { tooManyRequests, unprocessable } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { newPasswordMail, recoveryCodeMail, type MailContext } from '../../platform/mail/templates.js';
 import { generatePassword, hashPassword } from '../../platform/passwords.js';
-import type { RateLimiter } from '../../platform/rateLimit.js';
+import { passwordGate } from '../../platform/passwordGate.js';
+import { IP_ATTEMPTS_PER_MINUTE, ipAttemptsKey, type RateLimiter } from '../../platform/rateLimit.js';
 import { hmac, safeEqual } from '../../platform/tokens.js';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+import type { Credentials } from '../users/credentials.js';
 import type { RecoveryRepository } from './repository.js';
 
 export const PIN_TTL_MS = 15 * MINUTE;
@@ -28,13 +31,25 @@ export const RECOVERY_MESSAGES = {
 /** Password recovery by a mailed six-digit code (DESIGN.md §6 "Password recovery"). */
 export class RecoveryService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly repo: RecoveryRepository,
+    private readonly credentials: Credentials,
     private readonly limiter: RateLimiter,
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly secret: string,
     private readonly mail: MailContext,
   ) {}
+
+  /**
+   * Recovery calls spend the same per-address budget as sign-in (DESIGN.md §6), on top of their
+   * own hourly limits, so that switching between the two calls buys a flood nothing.
+   */
+  async #spendIpAttempt(ip: string, now: Date): Promise<void> {
+    if ((await this.limiter.hit(ipAttemptsKey(ip), now, MINUTE)) > IP_ATTEMPTS_PER_MINUTE) {
+      throw tooManyRequests(RECOVERY_MESSAGES.tooMany);
+    }
+  }
 
   #hash(userId: number, pin: string): string {
     return hmac(this.secret, `pin|${userId}|${pin}`);
@@ -44,6 +59,7 @@ export class RecoveryService {
   async request(email: string, ip: string): Promise<void> {
     const address = email.trim().toLowerCase();
     const now = this.clock.now();
+    await this.#spendIpAttempt(ip, now);
     if ((await this.limiter.hit(`recovery:ip:${ip}`, now, HOUR)) > REQUESTS_PER_IP_PER_HOUR) {
       throw tooManyRequests(RECOVERY_MESSAGES.tooMany);
     }
@@ -55,7 +71,9 @@ export class RecoveryService {
     const user = await this.repo.findUser(address);
     if (!user) return;
     const pin = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    await this.repo.replacePin(user.id, this.#hash(user.id, pin), iso(addMs(now, PIN_TTL_MS)), iso(now));
+    await this.uow.run(() =>
+      this.repo.replacePin(user.id, this.#hash(user.id, pin), iso(addMs(now, PIN_TTL_MS)), iso(now)),
+    );
     this.mailer.send(recoveryCodeMail(this.mail, user.email, pin));
   }
 
@@ -66,6 +84,7 @@ export class RecoveryService {
   async check(email: string, pin: string, ip: string): Promise<{ userId: number; pinId: number; email: string }> {
     const now = this.clock.now();
     const address = email.trim().toLowerCase();
+    await this.#spendIpAttempt(ip, now);
     if ((await this.limiter.hit(`recovery:check-ip:${ip}`, now, HOUR)) > CHECKS_PER_IP_PER_HOUR) {
       throw tooManyRequests(RECOVERY_MESSAGES.tooMany);
     }
@@ -87,12 +106,14 @@ export class RecoveryService {
   async resetByPin(email: string, pin: string, ip: string): Promise<void> {
     const { userId, pinId, email: address } = await this.check(email, pin, ip);
     const password = generatePassword(14);
-    const ok = await this.repo.consumePinAndSetPassword(
-      pinId,
-      userId,
-      await hashPassword(password),
-      iso(this.clock.now()),
-    );
+    // Hashing shares the process's bound with sign-in checks; when busy the code stays usable.
+    const passwordHash = await passwordGate.run(() => hashPassword(password), RECOVERY_MESSAGES.tooMany);
+    // The code is used once, with the new password and the end of every session, atomically.
+    const ok = await this.uow.run(async () => {
+      if (!(await this.repo.consumePin(pinId, iso(this.clock.now())))) return false;
+      await this.credentials.replacePassword(userId, passwordHash);
+      return true;
+    });
     if (!ok) throw unprocessable(RECOVERY_MESSAGES.wrongCode);
     this.mailer.send(newPasswordMail(this.mail, address, address, password));
   }

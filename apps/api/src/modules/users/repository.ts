@@ -1,7 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema.js';
-
-type Exec = Kysely<Database> | Transaction<Database>;
+import type { UnitOfWork } from '../../db/unitOfWork.js';
 
 export interface UserRecord {
   id: number;
@@ -26,16 +23,16 @@ export interface UserInput {
   position: string | null;
 }
 
-class LastAdmin extends Error {}
-
+/** The users table (live users; a deleted user's row stays for their records) and direct assignments. */
 export class UsersRepository {
-  constructor(
-    readonly db: Kysely<Database>,
-    private readonly lockAdmins = false,
-  ) {}
+  constructor(private readonly uow: UnitOfWork) {}
 
-  private base(db: Exec = this.db) {
-    return db
+  private get db() {
+    return this.uow.db;
+  }
+
+  private base() {
+    return this.db
       .selectFrom('users')
       .innerJoin('roles', 'roles.id', 'users.role_id')
       .leftJoin('departments', 'departments.id', 'users.department_id')
@@ -51,7 +48,8 @@ export class UsersRepository {
         'users.role_id',
         'roles.name as role_name',
         'roles.code as role_code',
-      ]);
+      ])
+      .where('users.deleted_at', 'is', null);
   }
 
   list(): Promise<UserRecord[]> {
@@ -62,8 +60,35 @@ export class UsersRepository {
     return this.base().where('users.id', '=', id).executeTakeFirst();
   }
 
+  /** Those of the given ids that are live users. */
+  async existingIds(ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Whether a live user's photo is this stored file. */
+  async photoInUse(path: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('photo_path', '=', path)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async emailTaken(email: string, exceptId?: number): Promise<boolean> {
-    let q = this.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase());
+    let q = this.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email.toLowerCase())
+      .where('deleted_at', 'is', null);
     if (exceptId) q = q.where('id', '!=', exceptId);
     return (await q.executeTakeFirst()) !== undefined;
   }
@@ -76,91 +101,65 @@ export class UsersRepository {
     return (await this.db.selectFrom('departments').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 
-  async create(input: UserInput, passwordHash: string, courseIds: readonly number[], now: string): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('users')
-        .values({
-          ...input,
-          email: input.email.toLowerCase(),
-          password_hash: passwordHash,
-          department_assigned_at: now,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await this.attachCourses(row.id, courseIds, now, trx);
-      return row.id;
-    });
+  async insert(input: UserInput, passwordHash: string, now: string): Promise<number> {
+    const row = await this.db
+      .insertInto('users')
+      .values({
+        ...input,
+        email: input.email.toLowerCase(),
+        password_hash: passwordHash,
+        department_assigned_at: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
   }
 
-  /** False (and nothing changed) when the change would leave the company without an administrator. */
-  async update(id: number, input: UserInput, now: string, departmentChanged: boolean): Promise<boolean> {
-    return this.keepingAnAdmin(async (trx) => {
-      await trx
-        .updateTable('users')
-        .set({
-          ...input,
-          email: input.email.toLowerCase(),
-          updated_at: now,
-          ...(departmentChanged ? { department_assigned_at: now } : {}),
-        })
-        .where('id', '=', id)
-        .execute();
-    });
+  async update(id: number, input: UserInput, now: string, departmentChanged: boolean): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({
+        ...input,
+        email: input.email.toLowerCase(),
+        updated_at: now,
+        ...(departmentChanged ? { department_assigned_at: now } : {}),
+      })
+      .where('id', '=', id)
+      .execute();
   }
 
   /**
-   * Sessions, direct assignments, memberships and learning records go with the user (foreign keys).
-   * False (and nothing deleted) when it was the last administrator.
+   * Marks the user deleted: the row stays so that their learning records keep their owner, the
+   * department is cleared (its courses no longer enroll them) and the password can never match.
    */
-  async delete(id: number): Promise<boolean> {
-    return this.keepingAnAdmin(async (trx) => {
-      await trx.deleteFrom('users').where('id', '=', id).execute();
-    });
+  async softDelete(id: number, now: string): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ deleted_at: now, updated_at: now, department_id: null, password_hash: '!deleted' })
+      .where('id', '=', id)
+      .execute();
   }
 
-  /** Runs a change in a transaction that is rolled back if no administrator would remain. */
-  private async keepingAnAdmin(change: (trx: Transaction<Database>) => Promise<void>): Promise<boolean> {
-    try {
-      await this.db.transaction().execute(async (trx) => {
-        // PostgreSQL: two such changes wait for each other, so neither misses the other's removal.
-        // SQLite runs one write transaction at a time already.
-        if (this.lockAdmins) {
-          await trx
-            .selectFrom('users')
-            .innerJoin('roles', 'roles.id', 'users.role_id')
-            .select('users.id')
-            .where('roles.code', '=', 'admin')
-            .forUpdate()
-            .execute();
-        }
-        await change(trx);
-        const admin = await trx
-          .selectFrom('users')
-          .innerJoin('roles', 'roles.id', 'users.role_id')
-          .select('users.id')
-          .where('roles.code', '=', 'admin')
-          .executeTakeFirst();
-        if (!admin) throw new LastAdmin();
-      });
-      return true;
-    } catch (error) {
-      if (error instanceof LastAdmin) return false;
-      throw error;
-    }
+  async setPasswordHash(id: number, passwordHash: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: now })
+      .where('id', '=', id)
+      .execute();
   }
 
-  async setPassword(id: number, passwordHash: string, now: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('users')
-        .set({ password_hash: passwordHash, updated_at: now })
-        .where('id', '=', id)
-        .execute();
-      await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
-    });
+  /** Ids of the live administrators; with `lock`, their rows stay locked until the unit ends (PostgreSQL). */
+  async administratorIds(lock: boolean): Promise<number[]> {
+    let q = this.db
+      .selectFrom('users')
+      .innerJoin('roles', 'roles.id', 'users.role_id')
+      .select('users.id')
+      .where('roles.code', '=', 'admin')
+      .where('users.deleted_at', 'is', null);
+    if (lock) q = q.forUpdate();
+    return (await q.execute()).map((r) => r.id);
   }
 
   directCourses(userId: number) {
@@ -169,14 +168,15 @@ export class UsersRepository {
       .innerJoin('courses', 'courses.id', 'user_courses.course_id')
       .select(['courses.id', 'courses.title as name'])
       .where('user_courses.user_id', '=', userId)
+      .where('courses.deleted_at', 'is', null)
       .orderBy('courses.title')
       .execute();
   }
 
   /** Adds direct assignments; one already there keeps its original time. */
-  async attachCourses(userId: number, courseIds: readonly number[], now: string, db: Exec = this.db): Promise<void> {
+  async attachCourses(userId: number, courseIds: readonly number[], now: string): Promise<void> {
     if (courseIds.length === 0) return;
-    await db
+    await this.db
       .insertInto('user_courses')
       .values(courseIds.map((course_id) => ({ user_id: userId, course_id, assigned_at: now })))
       .onConflict((oc) => oc.columns(['user_id', 'course_id']).doNothing())

@@ -12,11 +12,10 @@ import {
   userCoursesResponse,
 } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ADMIN } from '../../platform/access.js';
 import { USER_MESSAGES, type UsersService } from './service.js';
 
 const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 422: errorResponse };
-const access = { access: ADMIN };
+const access = { access: 'settings.manage' } as const;
 
 export const usersRoutes =
   (users: UsersService): FastifyPluginAsyncZod =>

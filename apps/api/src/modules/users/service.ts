@@ -1,11 +1,15 @@
 import type { AdminUserDetail, AdminUserListItem } from '@lms/contract';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { newPasswordMail, welcomeMail, type MailContext } from '../../platform/mail/templates.js';
 import { generatePassword, hashPassword } from '../../platform/passwords.js';
+import type { SessionRepository } from '../../platform/sessions.js';
 import { fullName } from '../auth/permissions.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
+import type { EnrollmentRepository } from '../enrollment/repository.js';
+import type { Credentials } from './credentials.js';
 import type { UserInput, UserRecord, UsersRepository } from './repository.js';
 
 export const USER_MESSAGES = {
@@ -45,7 +49,11 @@ export interface UserFields {
 /** Employees of the company, managed by admins (spec 03 §2.2, DESIGN.md §6 "Accounts"). */
 export class UsersService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly repo: UsersRepository,
+    private readonly sessions: SessionRepository,
+    private readonly enrollment: EnrollmentRepository,
+    private readonly credentials: Credentials,
     private readonly courseOptions: CourseOptions,
     private readonly mailer: Mailer,
     private readonly clock: Clock,
@@ -81,10 +89,16 @@ export class UsersService {
 
   /** Creates the employee with a random password and mails the login and password to them. */
   async create(fields: UserFields & { course_ids: number[] }): Promise<{ id: number; name: string }> {
-    const input = await this.checked(fields);
-    const courseIds = await this.courseOptions.checkIds(fields.course_ids);
     const password = generatePassword(14);
-    const id = await this.repo.create(input, await hashPassword(password), courseIds, iso(this.clock.now()));
+    const passwordHash = await hashPassword(password);
+    const { id, input } = await this.uow.run(async () => {
+      const input = await this.checked(fields);
+      const courseIds = await this.courseOptions.checkIds(fields.course_ids);
+      const now = iso(this.clock.now());
+      const id = await this.repo.insert(input, passwordHash, now);
+      await this.repo.attachCourses(id, courseIds, now);
+      return { id, input };
+    });
     const name = fullName(input);
     this.mailer.send(
       welcomeMail(this.mail, input.email, `${input.first_name} ${input.last_name}`, input.email, password),
@@ -92,27 +106,45 @@ export class UsersService {
     return { id, name };
   }
 
-  async update(actorId: number, id: number, fields: UserFields): Promise<{ name: string }> {
-    const current = await this.repo.find(id);
-    if (!current) throw notFound(USER_MESSAGES.notFound);
-    const input = await this.checked(fields, id);
-    if (actorId === id && input.role_id !== current.role_id) throw unprocessable(USER_MESSAGES.selfRole);
-    const changed = await this.repo.update(
-      id,
-      input,
-      iso(this.clock.now()),
-      input.department_id !== current.department_id,
-    );
-    if (!changed) throw unprocessable(USER_MESSAGES.lastAdmin);
-    return { name: fullName(input) };
+  update(actorId: number, id: number, fields: UserFields): Promise<{ name: string }> {
+    return this.keepingAnAdministrator(async () => {
+      const current = await this.repo.find(id);
+      if (!current) throw notFound(USER_MESSAGES.notFound);
+      const input = await this.checked(fields, id);
+      if (actorId === id && input.role_id !== current.role_id) throw unprocessable(USER_MESSAGES.selfRole);
+      await this.repo.update(id, input, iso(this.clock.now()), input.department_id !== current.department_id);
+      return { name: fullName(input) };
+    });
   }
 
-  async delete(actorId: number, id: number): Promise<{ name: string }> {
+  /**
+   * The account and its sessions end; the user's progress, attempts and answers stay, linked to the
+   * row kept as deleted (DESIGN.md §6 "Deletion").
+   */
+  delete(actorId: number, id: number): Promise<{ name: string }> {
     if (actorId === id) throw unprocessable(USER_MESSAGES.selfDelete);
-    const user = await this.repo.find(id);
-    if (!user) throw notFound(USER_MESSAGES.notFound);
-    if (!(await this.repo.delete(id))) throw unprocessable(USER_MESSAGES.lastAdmin);
-    return { name: fullName(user) };
+    return this.keepingAnAdministrator(async () => {
+      const user = await this.repo.find(id);
+      if (!user) throw notFound(USER_MESSAGES.notFound);
+      await this.repo.softDelete(id, iso(this.clock.now()));
+      await this.sessions.deleteAllOf(id);
+      await this.enrollment.dropUser(id);
+      return { name: fullName(user) };
+    });
+  }
+
+  /**
+   * Runs a change in one unit that is undone when no administrator would remain. On PostgreSQL the
+   * administrators' rows are locked first, so two such changes cannot each miss the other's removal;
+   * SQLite runs one write transaction at a time already.
+   */
+  private keepingAnAdministrator<T>(change: () => Promise<T>): Promise<T> {
+    return this.uow.run(async () => {
+      await this.repo.administratorIds(this.uow.kind === 'postgres');
+      const result = await change();
+      if ((await this.repo.administratorIds(false)).length === 0) throw unprocessable(USER_MESSAGES.lastAdmin);
+      return result;
+    });
   }
 
   /** A new random password, mailed; every session of the user ends. */
@@ -120,7 +152,7 @@ export class UsersService {
     const user = await this.repo.find(id);
     if (!user) throw notFound(USER_MESSAGES.notFound);
     const password = generatePassword(14);
-    await this.repo.setPassword(id, await hashPassword(password), iso(this.clock.now()));
+    await this.credentials.replacePassword(id, await hashPassword(password));
     this.mailer.send(newPasswordMail(this.mail, user.email, user.email, password));
   }
 

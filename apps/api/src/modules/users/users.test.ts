@@ -1,12 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UnitOfWork } from '../../db/unitOfWork.js';
 import { EnrollmentRepository } from '../enrollment/repository.js';
 import {
   Client,
   clientAs,
   createCourse,
   createDepartment,
+  createModuleWith,
   createUser,
   dialectName,
+  recordAttempt,
+  recordLesson,
   roleId,
   type TestContext,
   createTestApp,
@@ -150,6 +154,28 @@ describe(`settings: employees (${dialectName})`, () => {
     expect((await admin.delete(`/api/admin/users/${victim.id}`)).statusCode).toBe(404);
   });
 
+  it("keeps a deleted employee's learning records; the account is gone and its address free", async () => {
+    const course = await createCourse(ctx.db, 'Курс');
+    const { lessonIds, testIds } = await createModuleWith(ctx.db, course, { lessons: 1, tests: 1 });
+    const victim = await createUser(ctx.db, { role: 'learner', department_id: dep, email: 'gone@example.com' });
+    await admin.post('/api/admin/user-courses/attach', { user_id: victim.id, course_ids: [course] });
+    await recordLesson(ctx.db, victim.id, lessonIds[0] as number, null, '2026-01-10T00:00:00.000Z');
+    await recordAttempt(ctx.db, victim.id, testIds[0] as number, 1, '2026-01-11T00:00:00.000Z', true);
+
+    expect((await admin.delete(`/api/admin/users/${victim.id}`)).statusCode).toBe(200);
+
+    const k = ctx.db.kysely;
+    expect(await k.selectFrom('lesson_progress').select('user_id').execute()).toEqual([{ user_id: victim.id }]);
+    expect(await k.selectFrom('test_attempts').select('user_id').execute()).toEqual([{ user_id: victim.id }]);
+    const list = (await admin.get('/api/admin/users')).json().items as { id: number }[];
+    expect(list.map((u) => u.id)).not.toContain(victim.id);
+    expect((await admin.get(`/api/admin/users/${victim.id}`)).statusCode).toBe(404);
+    expect(await new EnrollmentRepository(new UnitOfWork(k, ctx.db.kind)).list({ userIds: [victim.id] })).toEqual([]);
+    const signIn = await new Client(ctx.app).post('/login', { login: victim.email, password: victim.password });
+    expect(signIn.statusCode).toBe(422);
+    expect((await admin.post('/api/admin/users', newUser({ login: 'gone@example.com' }))).statusCode).toBe(201);
+  });
+
   it('never leaves the company without an administrator', async () => {
     const other = await clientAs(ctx, 'admin');
     // Each admin removes the other at the same moment: one of the two must be refused.
@@ -195,7 +221,9 @@ describe(`settings: employees (${dialectName})`, () => {
     expect((await admin.get(`/api/admin/users/${user.id}/courses`)).json().result.data).toEqual([
       { id: b, name: 'Б-курс' },
     ]);
-    const enrolled = await new EnrollmentRepository(ctx.db.kysely).list({ userIds: [user.id] });
+    const enrolled = await new EnrollmentRepository(new UnitOfWork(ctx.db.kysely, ctx.db.kind)).list({
+      userIds: [user.id],
+    });
     expect(enrolled.map((e) => e.course_id)).toEqual([b]);
   });
 

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
+import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../privateFiles.js';
 
 export interface MailMessage {
   to: string;
@@ -81,11 +82,14 @@ export function createTransportDeliver(config: Config): Deliver {
   }
   const dir = join(config.dataDir, 'mail');
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let dirReady = false;
   return async (m) => {
     const info = await transport.sendMail({ from, to: m.to, subject: m.subject, html: m.html, text: m.text });
-    await mkdir(dir, { recursive: true });
+    // The mails hold passwords and codes: owner-only, also a folder an older version made.
+    ensurePrivateDir(dir, { tighten: !dirReady });
+    dirReady = true;
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
-    await writeFile(join(dir, name), info.message as Buffer, { mode: 0o600 });
+    await writeFile(join(dir, name), info.message as Buffer, { mode: PRIVATE_FILE_MODE });
   };
 }
 

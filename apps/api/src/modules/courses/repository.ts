@@ -1,0 +1,273 @@
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+import type { CourseItems, CourseRules } from '../progress/engine.js';
+
+export interface CourseRow {
+  id: number;
+  title: string;
+  description: string;
+  image_path: string | null;
+  is_published: boolean;
+  category_id: number | null;
+}
+
+/** What the constructor may change on a course. */
+export type CourseChange = Partial<{
+  title: string;
+  description: string;
+  image_path: string | null;
+  is_published: boolean;
+  has_deadline: boolean;
+  deadline_type: 'from_enrollment' | 'from_start';
+  deadline_value: number;
+  deadline_unit: string;
+  deadline_warning_days: number;
+  has_recurrence: boolean;
+  recurrence_value: number;
+  recurrence_unit: string;
+  accessibility: 'everyone' | 'enrolled_only' | 'nobody';
+}>;
+
+export interface LessonCard {
+  id: number;
+  course_id: number;
+  name: string;
+  module: string;
+  section: string;
+  image_path: string | null;
+  course_image: string | null;
+}
+
+/** The course a stored file belongs to, and whether a learner may see the content that holds it. */
+export interface FileReference {
+  course_id: number;
+  /** Published content of the course (a lesson, its blocks, a test), or the course's own image. */
+  published: boolean;
+}
+
+/**
+ * The one owner of the course content tables (courses, modules, lessons, lesson_contents, tests,
+ * test_questions, test_answers): every query here sees live rows only (soft deletion, DESIGN.md §6),
+ * and "published items in their order" is defined here once for the engine and every screen.
+ */
+export class CoursesRepository {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  private get db() {
+    return this.uow.db;
+  }
+
+  private live() {
+    return this.db.selectFrom('courses').where('courses.deleted_at', 'is', null);
+  }
+
+  /** Live courses in catalogue order; all of them, or the given ids. */
+  list(ids?: readonly number[]): Promise<CourseRow[]> {
+    if (ids?.length === 0) return Promise.resolve([]);
+    let q = this.live()
+      .select(['id', 'title', 'description', 'image_path', 'is_published', 'category_id'])
+      .orderBy('sort_order')
+      .orderBy('id');
+    if (ids) q = q.where('id', 'in', ids);
+    return q.execute();
+  }
+
+  /** Every field of a live course the constructor shows and edits. */
+  detail(id: number) {
+    return this.live()
+      .select([
+        'id',
+        'title',
+        'description',
+        'image_path',
+        'is_published',
+        'has_deadline',
+        'deadline_type',
+        'deadline_value',
+        'deadline_unit',
+        'deadline_warning_days',
+        'has_recurrence',
+        'recurrence_value',
+        'recurrence_unit',
+        'accessibility',
+      ])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async update(id: number, change: CourseChange, now: string): Promise<void> {
+    await this.db
+      .updateTable('courses')
+      .set({ ...change, updated_at: now })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .execute();
+  }
+
+  async exists(id: number): Promise<boolean> {
+    return (await this.live().select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
+  /** Those of the given ids that are live courses. */
+  async existingIds(ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    return (await this.live().select('id').where('id', 'in', ids).execute()).map((r) => r.id);
+  }
+
+  /** Id and title of the given live courses, by title (options of the settings forms). */
+  titles(ids?: readonly number[]): Promise<{ id: number; title: string }[]> {
+    if (ids?.length === 0) return Promise.resolve([]);
+    let q = this.live().select(['id', 'title']).orderBy('title').orderBy('id');
+    if (ids) q = q.where('id', 'in', ids);
+    return q.execute();
+  }
+
+  /** What the learning engine needs of each live course. */
+  rules(ids?: readonly number[]): Promise<CourseRules[]> {
+    if (ids?.length === 0) return Promise.resolve([]);
+    let q = this.live().select([
+      'id',
+      'is_published',
+      'accessibility',
+      'has_deadline',
+      'deadline_type',
+      'deadline_value',
+      'deadline_warning_days',
+      'has_recurrence',
+      'recurrence_value',
+    ]);
+    if (ids) q = q.where('id', 'in', ids);
+    return q.execute();
+  }
+
+  /** Published lessons and tests of live modules of each course, in module and item order. */
+  async publishedItems(courseIds: readonly number[]): Promise<Map<number, CourseItems>> {
+    const out = new Map<number, { lessonIds: number[]; testIds: number[] }>();
+    for (const id of courseIds) out.set(id, { lessonIds: [], testIds: [] });
+    if (courseIds.length === 0) return out;
+    const modules = () =>
+      this.db.selectFrom('modules').where('modules.course_id', 'in', courseIds).where('modules.deleted_at', 'is', null);
+    const [lessons, tests] = await Promise.all([
+      modules()
+        .innerJoin('lessons', 'lessons.module_id', 'modules.id')
+        .select(['modules.course_id', 'lessons.id'])
+        .where('lessons.is_published', '=', true)
+        .where('lessons.deleted_at', 'is', null)
+        .orderBy('modules.sort_order')
+        .orderBy('modules.id')
+        .orderBy('lessons.sort_order')
+        .orderBy('lessons.id')
+        .execute(),
+      modules()
+        .innerJoin('tests', 'tests.module_id', 'modules.id')
+        .select(['modules.course_id', 'tests.id'])
+        .where('tests.is_published', '=', true)
+        .where('tests.deleted_at', 'is', null)
+        .orderBy('modules.sort_order')
+        .orderBy('modules.id')
+        .orderBy('tests.sort_order')
+        .orderBy('tests.id')
+        .execute(),
+    ]);
+    for (const l of lessons) out.get(l.course_id)?.lessonIds.push(l.id);
+    for (const t of tests) out.get(t.course_id)?.testIds.push(t.id);
+    return out;
+  }
+
+  /** What a lesson card shows (home slider): the lesson, its module and its course. */
+  async lessonCards(lessonIds: readonly number[]): Promise<Map<number, LessonCard>> {
+    if (lessonIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('lessons as l')
+      .innerJoin('modules as m', 'm.id', 'l.module_id')
+      .innerJoin('courses as c', 'c.id', 'm.course_id')
+      .select([
+        'l.id',
+        'm.course_id',
+        'l.name',
+        'm.name as module',
+        'c.title as section',
+        'l.image_path',
+        'c.image_path as course_image',
+      ])
+      .where('l.id', 'in', lessonIds)
+      .where('l.deleted_at', 'is', null)
+      .where('m.deleted_at', 'is', null)
+      .where('c.deleted_at', 'is', null)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** Every live course's title (the catalogue compares them with a Cyrillic-aware fold). */
+  allTitles(): Promise<{ id: number; title: string }[]> {
+    return this.live().select(['id', 'title']).execute();
+  }
+
+  async maxSortOrder(categoryId: number | null): Promise<number | null> {
+    let q = this.live().select((eb) => eb.fn.max<number | null>('sort_order').as('max'));
+    q = categoryId === null ? q.where('category_id', 'is', null) : q.where('category_id', '=', categoryId);
+    return (await q.executeTakeFirst())?.max ?? null;
+  }
+
+  insert(input: { title: string; category_id: number | null; sort_order: number }, now: string) {
+    return this.db
+      .insertInto('courses')
+      .values({ ...input, created_at: now, updated_at: now })
+      .returning(['id', 'title', 'category_id'])
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Marks courses deleted; returns the ids that were live. Their content stays, unreachable. */
+  async softDelete(filter: { ids?: readonly number[]; categoryId?: number }, now: string): Promise<number[]> {
+    if (filter.ids?.length === 0) return [];
+    let q = this.db.updateTable('courses').set({ deleted_at: now, updated_at: now }).where('deleted_at', 'is', null);
+    if (filter.ids) q = q.where('id', 'in', filter.ids);
+    if (filter.categoryId !== undefined) q = q.where('category_id', '=', filter.categoryId);
+    return (await q.returning('id').execute()).map((r) => r.id);
+  }
+
+  /**
+   * Which live courses reference a stored file, and whether through published content. Each content
+   * table is asked by its own indexed-or-small lookup; a file is referenced by a handful of rows.
+   */
+  async fileReferences(path: string): Promise<FileReference[]> {
+    const db = this.db;
+    const [courses, lessons, blocks, answers] = await Promise.all([
+      this.live().select('id as course_id').where('image_path', '=', path).execute(),
+      db
+        .selectFrom('lessons as l')
+        .innerJoin('modules as m', 'm.id', 'l.module_id')
+        .innerJoin('courses as c', 'c.id', 'm.course_id')
+        .select(['m.course_id', 'l.is_published', 'l.deleted_at as lesson_deleted', 'm.deleted_at as module_deleted'])
+        .where('l.image_path', '=', path)
+        .where('c.deleted_at', 'is', null)
+        .execute(),
+      db
+        .selectFrom('lesson_contents as b')
+        .innerJoin('lessons as l', 'l.id', 'b.lesson_id')
+        .innerJoin('modules as m', 'm.id', 'l.module_id')
+        .innerJoin('courses as c', 'c.id', 'm.course_id')
+        .select(['m.course_id', 'l.is_published', 'l.deleted_at as lesson_deleted', 'm.deleted_at as module_deleted'])
+        .where('b.file_path', '=', path)
+        .where('c.deleted_at', 'is', null)
+        .execute(),
+      db
+        .selectFrom('test_answers as a')
+        .innerJoin('test_questions as q', 'q.id', 'a.question_id')
+        .innerJoin('tests as t', 't.id', 'q.test_id')
+        .innerJoin('modules as m', 'm.id', 't.module_id')
+        .innerJoin('courses as c', 'c.id', 'm.course_id')
+        .select(['m.course_id', 't.is_published', 't.deleted_at as lesson_deleted', 'm.deleted_at as module_deleted'])
+        .where('a.image_path', '=', path)
+        .where('q.deleted_at', 'is', null)
+        .where('c.deleted_at', 'is', null)
+        .execute(),
+    ]);
+    return [
+      ...courses.map((c) => ({ course_id: c.course_id, published: true })),
+      ...[...lessons, ...blocks, ...answers].map((r) => ({
+        course_id: r.course_id,
+        published: r.is_published && r.lesson_deleted === null && r.module_deleted === null,
+      })),
+    ];
+  }
+}

@@ -1,0 +1,25 @@
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+import type { EnrollmentRepository } from '../enrollment/repository.js';
+import type { CoursesRepository } from './repository.js';
+
+/**
+ * Course deletion (DESIGN.md §6 "Deletion"): the course is marked deleted and its assignments end,
+ * so it vanishes from every screen and call; modules, lessons, tests and every learner's progress,
+ * attempts and answers stay in the database for audits.
+ */
+export class CoursesService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly repo: CoursesRepository,
+    private readonly enrollment: EnrollmentRepository,
+  ) {}
+
+  /** Deletes the given courses, or every course of a category; returns the ids deleted. */
+  delete(filter: { ids?: readonly number[]; categoryId?: number }, now: string): Promise<number[]> {
+    return this.uow.run(async () => {
+      const deleted = await this.repo.softDelete(filter, now);
+      await this.enrollment.dropCourses(deleted);
+      return deleted;
+    });
+  }
+}

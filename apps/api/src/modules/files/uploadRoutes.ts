@@ -1,0 +1,135 @@
+import type { MultipartFile } from '@fastify/multipart';
+import {
+  CONSTRUCTOR_MESSAGES as M,
+  FILE_MAX_BYTES,
+  IMAGE_MAX_BYTES,
+  courseImageResponse,
+  courseParams,
+  dbIdParam,
+  errorResponse,
+  uploadResponse,
+} from '@lms/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { unprocessable } from '../../platform/errors.js';
+import { storageUrl } from '../../platform/storageUrl.js';
+import type { ConstructorService } from '../constructor/service.js';
+import type { Uploads } from './uploads.js';
+
+const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 413: errorResponse, 422: errorResponse };
+const access = 'constructor.manage' as const;
+const tags = ['constructor'];
+
+/** The fields sent before the file part (the client appends them first). */
+function fieldValue(part: MultipartFile, name: string): string | undefined {
+  const field = part.fields[name];
+  const one = Array.isArray(field) ? field[0] : field;
+  return one && one.type === 'field' && typeof one.value === 'string' ? one.value : undefined;
+}
+
+async function filePart(request: FastifyRequest, field: string, maxBytes: number): Promise<MultipartFile> {
+  if (!request.isMultipart()) throw unprocessable(M.noFile, { [field]: [M.noFile] });
+  // One byte over the limit marks an upload too large (the stream reports `truncated`).
+  const part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: 1024 } });
+  if (!part || part.fieldname !== field) {
+    part?.file.resume();
+    throw unprocessable(M.noFile, { [field]: [M.noFile] });
+  }
+  return part;
+}
+
+function lessonIdOf(part: MultipartFile): number {
+  const parsed = dbIdParam.safeParse(fieldValue(part, 'lesson_id'));
+  if (!parsed.success) {
+    part.file.resume();
+    throw unprocessable(M.lessonNotFound, { lesson_id: [M.lessonNotFound] });
+  }
+  return parsed.data;
+}
+
+/** Uploads of the constructor (spec 03 §7): lesson images and files, and the course image. */
+export const uploadRoutes =
+  (deps: { uploads: Uploads; constructorService: ConstructorService }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { uploads, constructorService } = deps;
+
+    app.post(
+      '/api/upload-image',
+      { config: { access, name: 'api.upload-image' }, schema: { tags, response: { 200: uploadResponse, ...errors } } },
+      async (request) => {
+        const user = await request.requireUser();
+        const part = await filePart(request, 'image', IMAGE_MAX_BYTES);
+        const lessonId = lessonIdOf(part);
+        const saved = await uploads.save({
+          stream: part.file,
+          originalName: part.filename,
+          folder: 'lessons',
+          kind: 'image',
+          maxBytes: IMAGE_MAX_BYTES,
+          userId: user.id,
+          beforeKeep: () => constructorService.checkLesson(lessonId),
+        });
+        const url = storageUrl(saved.file_path) ?? '';
+        return {
+          result: {
+            success: true as const,
+            file_path: saved.file_path,
+            original_filename: saved.original_filename,
+            url,
+          },
+        };
+      },
+    );
+
+    app.post(
+      '/api/upload-file',
+      { config: { access, name: 'api.upload-file' }, schema: { tags, response: { 200: uploadResponse, ...errors } } },
+      async (request) => {
+        const user = await request.requireUser();
+        const part = await filePart(request, 'file', FILE_MAX_BYTES);
+        const lessonId = lessonIdOf(part);
+        const saved = await uploads.save({
+          stream: part.file,
+          originalName: part.filename,
+          folder: 'lessons',
+          kind: 'file',
+          maxBytes: FILE_MAX_BYTES,
+          userId: user.id,
+          beforeKeep: () => constructorService.checkLesson(lessonId),
+        });
+        const url = storageUrl(saved.file_path) ?? '';
+        return {
+          result: {
+            success: true as const,
+            file_path: saved.file_path,
+            original_filename: saved.original_filename,
+            url,
+          },
+        };
+      },
+    );
+
+    app.post(
+      '/api/courses/:courseId/image',
+      {
+        config: { access, name: 'api.courses.image' },
+        schema: { tags, params: courseParams, response: { 200: courseImageResponse, ...errors } },
+      },
+      async (request) => {
+        const user = await request.requireUser();
+        const courseId = request.params.courseId;
+        await constructorService.course(courseId);
+        const part = await filePart(request, 'image', IMAGE_MAX_BYTES);
+        const saved = await uploads.save({
+          stream: part.file,
+          originalName: part.filename,
+          folder: 'courses',
+          kind: 'image',
+          maxBytes: IMAGE_MAX_BYTES,
+          userId: user.id,
+        });
+        const image = await constructorService.setCourseImage(courseId, saved.file_path);
+        return { result: { success: true as const, message: M.imageUploaded, image } };
+      },
+    );
+  };

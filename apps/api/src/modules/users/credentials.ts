@@ -1,0 +1,28 @@
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+import { iso, type Clock } from '../../platform/clock.js';
+import type { SessionRepository } from '../../platform/sessions.js';
+import type { UsersRepository } from './repository.js';
+
+/**
+ * "Set a password and end the user's sessions" (DESIGN.md §6 "Accounts", "Profile"): the one
+ * function behind admin reset, reset by code and the profile's password change.
+ */
+export class Credentials {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Sets the password (hashed by the caller, outside any transaction) and ends every session of the
+   * user but `keepSessionId` (the changer's own); joins the caller's unit when there is one.
+   */
+  replacePassword(userId: number, passwordHash: string, opts: { keepSessionId?: number } = {}): Promise<void> {
+    return this.uow.run(async () => {
+      await this.users.setPasswordHash(userId, passwordHash, iso(this.clock.now()));
+      await this.sessions.deleteAllOf(userId, opts.keepSessionId);
+    });
+  }
+}

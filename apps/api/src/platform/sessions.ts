@@ -1,0 +1,147 @@
+import type { RoleCode } from '@lms/contract';
+import type { UnitOfWork } from '../db/unitOfWork.js';
+import { DAY, HOUR, MINUTE, addMs, iso, type Clock } from './clock.js';
+import { sha256 } from './tokens.js';
+
+export const REMEMBER_MS = 30 * DAY;
+export const IDLE_MS = 12 * HOUR;
+/** Activity is written at most once a minute per session, not on every request. */
+const TOUCH_EVERY_MS = MINUTE;
+
+/** The signed-in user as every route sees it: no password hash ever leaves the sign-in check. */
+export interface SessionUser {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: RoleCode;
+  role_name: string;
+  department_id: number | null;
+}
+
+export interface ActiveSession {
+  sessionId: number;
+  remember: boolean;
+  expiresAt: string;
+  lastSeenAt: string;
+  user: SessionUser;
+}
+
+export interface NewSession {
+  tokenHash: string;
+  userId: number;
+  remember: boolean;
+  expiresAt: string;
+  now: string;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** The sessions table (DESIGN.md §6 "Sessions and CSRF"): only token hashes are stored. */
+export class SessionRepository {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  private get db() {
+    return this.uow.db;
+  }
+
+  async create(input: NewSession): Promise<void> {
+    await this.db
+      .insertInto('sessions')
+      .values({
+        token_hash: input.tokenHash,
+        user_id: input.userId,
+        remember: input.remember,
+        expires_at: input.expiresAt,
+        last_seen_at: input.now,
+        ip: input.ip,
+        user_agent: input.userAgent,
+        created_at: input.now,
+        updated_at: input.now,
+      })
+      .execute();
+  }
+
+  /** The session of a token hash with its (live) user. */
+  async find(tokenHash: string): Promise<ActiveSession | undefined> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .innerJoin('roles', 'roles.id', 'users.role_id')
+      .select([
+        'sessions.id as session_id',
+        'sessions.remember',
+        'sessions.expires_at',
+        'sessions.last_seen_at',
+        'users.id',
+        'users.email',
+        'users.first_name',
+        'users.last_name',
+        'users.department_id',
+        'roles.code as role',
+        'roles.name as role_name',
+      ])
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('users.deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { session_id, remember, expires_at, last_seen_at, ...user } = row;
+    return {
+      sessionId: session_id,
+      remember,
+      expiresAt: expires_at,
+      lastSeenAt: last_seen_at,
+      user: { ...user, role: user.role as RoleCode },
+    };
+  }
+
+  /** Marks the session and its user as active (the caller writes at most once a minute). */
+  async touch(sessionId: number, userId: number, now: string, expiresAt: string): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ last_seen_at: now, expires_at: expiresAt, updated_at: now })
+      .where('id', '=', sessionId)
+      .execute();
+    await this.db.updateTable('users').set({ last_activity_at: now }).where('id', '=', userId).execute();
+  }
+
+  async deleteById(sessionId: number): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+  }
+
+  async deleteByHash(tokenHash: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+  }
+
+  /** Ends every session of a user, except the one given (a password change keeps the current one). */
+  async deleteAllOf(userId: number, exceptSessionId?: number): Promise<void> {
+    let q = this.db.deleteFrom('sessions').where('user_id', '=', userId);
+    if (exceptSessionId !== undefined) q = q.where('id', '!=', exceptSessionId);
+    await q.execute();
+  }
+}
+
+/** Turns a session cookie into the signed-in user, keeping the idle limit and last activity. */
+export class SessionResolver {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly sessions: SessionRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The session of a cookie, or null when it is unknown or expired (an expired one is removed). */
+  async resolve(token: string): Promise<ActiveSession | null> {
+    const session = await this.sessions.find(sha256(token));
+    if (!session) return null;
+    const now = this.clock.now();
+    if (new Date(session.expiresAt).getTime() <= now.getTime()) {
+      await this.sessions.deleteById(session.sessionId);
+      return null;
+    }
+    if (now.getTime() - new Date(session.lastSeenAt).getTime() >= TOUCH_EVERY_MS) {
+      const expiresAt = session.remember ? session.expiresAt : iso(addMs(now, IDLE_MS));
+      await this.uow.run(() => this.sessions.touch(session.sessionId, session.user.id, iso(now), expiresAt));
+    }
+    return session;
+  }
+}
