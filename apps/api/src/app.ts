@@ -30,6 +30,9 @@ import { CoursesService } from './modules/courses/service.js';
 import { CourseStructureRepository } from './modules/courses/structure.js';
 import { constructorRoutes } from './modules/constructor/routes.js';
 import { ConstructorService } from './modules/constructor/service.js';
+import { testRoutes } from './modules/constructor/testRoutes.js';
+import { TestAuthoring } from './modules/constructor/tests.js';
+import { TestsRepository } from './modules/courses/tests.js';
 import { uploadRoutes } from './modules/files/uploadRoutes.js';
 import { Uploads } from './modules/files/uploads.js';
 import { CourseOptions } from './modules/enrollment/courseOptions.js';
@@ -234,7 +237,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(constructorRoutes(constructorService));
   // Files stream to disk (modules/files/uploads.ts); each route sets its own smaller limit.
   await app.register(fastifyMultipart, { limits: { fileSize: FILE_MAX_BYTES + 1, files: 1, fields: 10 } });
-  await app.register(uploadRoutes({ uploads: new Uploads(config.dataDir, uow, files, clock), constructorService }));
+  const uploads = new Uploads(config.dataDir, uow, files, clock);
+  await app.register(uploadRoutes({ uploads, constructorService }));
+  const authoring = new TestAuthoring(
+    uow,
+    new TestsRepository(uow),
+    new CourseStructureRepository(uow),
+    constructorService,
+    files,
+    clock,
+  );
+  await app.register(testRoutes({ authoring, uploads }));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
   await app.register(
     storageRoutes({

@@ -240,3 +240,158 @@ export const CONSTRUCTOR_MESSAGES = {
   unknownFile: 'Файл не найден. Загрузите его заново.',
   sortMismatch: 'Список элементов устарел. Обновите страницу и повторите действие.',
 } as const;
+
+/* ---------- Tests and questions (spec 03 §3 "Test", "Test question", "Answer"; §5 "Test settings") ---------- */
+
+export const DEFAULT_TEST_NAME = 'Новый тест';
+export const QUESTION_TEXT_MAX = 255;
+export const testParams = z.object({ courseId: dbIdParam, testId: dbIdParam });
+export const testIdParams = z.object({ testId: dbIdParam });
+
+const SECONDS_MAX = 359_999; // 99:59:59, what the hh:mm:ss field can hold
+const upTo999 = z.number().int().min(1, 'Значение от 1 до 999').max(999, 'Значение от 1 до 999');
+
+/** Every test setting; the switches' values are checked only while their switch is on. */
+export const testSettingsFields = z.object({
+  passing_score: z.number().int().min(0, 'Проходной балл от 0 до 100').max(100, 'Проходной балл от 0 до 100'),
+  has_timer: z.boolean(),
+  timer_seconds: z.number().int().min(0).max(SECONDS_MAX),
+  has_retake_interval: z.boolean(),
+  retake_interval_seconds: z.number().int().min(0).max(SECONDS_MAX),
+  has_attempts_limit: z.boolean(),
+  max_attempts: z.number().int().min(0).max(999),
+  has_question_bank: z.boolean(),
+  question_bank_size: z.number().int().min(0).max(999),
+  randomize_questions: z.boolean(),
+  randomize_answers: z.boolean(),
+  show_correct_answers: z.boolean(),
+});
+export type TestSettings = z.infer<typeof testSettingsFields>;
+
+type SettingsLike = Partial<TestSettings>;
+/** The rules that tie a value to its switch (spec 03 §4, §5), for whole or partial settings. */
+function switchRules(v: SettingsLike, ctx: z.RefinementCtx) {
+  const need = (on: boolean | undefined, value: number | undefined, path: string, message: string, ok: boolean) => {
+    if (on && value !== undefined && !ok) ctx.addIssue({ code: 'custom', path: [path], message });
+  };
+  need(v.has_timer, v.timer_seconds, 'timer_seconds', 'Укажите время на тест', (v.timer_seconds ?? 0) >= 1);
+  need(
+    v.has_retake_interval,
+    v.retake_interval_seconds,
+    'retake_interval_seconds',
+    'Укажите интервал между попытками',
+    (v.retake_interval_seconds ?? 0) >= 1,
+  );
+  need(
+    v.has_attempts_limit,
+    v.max_attempts,
+    'max_attempts',
+    'Значение от 1 до 999',
+    upTo999.safeParse(v.max_attempts).success,
+  );
+  need(
+    v.has_question_bank,
+    v.question_bank_size,
+    'question_bank_size',
+    'Значение от 1 до 999',
+    upTo999.safeParse(v.question_bank_size).success,
+  );
+}
+
+/** Whole settings with their switch rules (the server checks the stored settings merged with a change). */
+export const testSettings = testSettingsFields.superRefine(switchRules);
+export const BANK_FORCES_ORDER_TOOLTIP = 'Не может быть выключено, пока активная функция «Банк вопросов»';
+
+/** The test as the constructor sees it (settings included). */
+export const constructorTest = testSettingsFields.extend({
+  id: z.number().int(),
+  name: z.string(),
+  module_id: z.number().int(),
+  type: z.literal('test'),
+  is_published: z.boolean(),
+  sort_order: z.number().int(),
+});
+export type ConstructorTest = z.infer<typeof constructorTest>;
+export const testResponse = z.object({ result: z.object({ success: ok, test: constructorTest }) });
+
+/** POST /api/courses/tests → result.item */
+export const createTestRequest = testSettingsFields
+  .partial()
+  .extend({
+    name: safeText(255).optional(),
+    course_id: dbId,
+    module_id: dbId,
+    sort_order: z.number().int().min(0).max(100000).optional(),
+  })
+  .superRefine(switchRules);
+export const createTestResponse = z.object({ result: z.object({ success: ok, message, item: constructorTest }) });
+
+/** PUT /api/courses/{courseId}/tests/{testId}: the settings; or the name; or the name and is_published. */
+export const updateTestRequest = testSettingsFields
+  .partial()
+  .extend({ name: safeText(255).optional(), is_published: z.boolean().optional() })
+  .superRefine(switchRules)
+  .refine((v) => Object.keys(v).length > 0, { message: 'Нет данных для сохранения' });
+export type UpdateTestRequest = z.infer<typeof updateTestRequest>;
+export const updateTestResponse = z.object({ result: z.object({ success: ok, message, item: constructorTest }) });
+
+export const questionAnswer = z.object({
+  id: z.number().int(),
+  answer_text: z.string(),
+  is_correct: z.boolean(),
+  image_path: z.string().nullable(),
+});
+export const testQuestion = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  type: z.enum(['text', 'image']),
+  question_text: z.string(),
+  sort_order: z.number().int(),
+  answers: z.array(questionAnswer),
+});
+export type TestQuestion = z.infer<typeof testQuestion>;
+export const questionsResponse = z.object({ result: z.object({ success: ok, questions: z.array(testQuestion) }) });
+export const saveQuestionsResponse = z.object({
+  result: z.object({ success: ok, message, questions: z.array(testQuestion) }),
+});
+
+/** A key of a question or answer in a save: its id, or a temporary id for a new one. */
+const itemKey = z.union([dbId, z.string().regex(/^[A-Za-z0-9_-]{1,40}$/)]);
+export const saveAnswer = z.object({
+  id: itemKey,
+  answer_text: safeText(QUESTION_TEXT_MAX),
+  is_correct: z.boolean(),
+  /** The stored image kept as it is; a new image comes as the file `answerImageField(question, answer)`. */
+  image_path: z.string().max(500).nullable().optional(),
+});
+export const saveQuestion = z.object({
+  id: itemKey,
+  title: safeText(255).optional(),
+  type: z.enum(['text', 'image']),
+  question_text: safeText(QUESTION_TEXT_MAX, { required: 'Введите текст вопроса' }),
+  sort_order: z.number().int().min(0).max(100000),
+  answers: z.array(saveAnswer).min(1, 'Добавьте хотя бы один ответ').max(50),
+});
+export type SaveQuestion = z.infer<typeof saveQuestion>;
+/** The `questions` field of POST /api/admin/tests/{testId}/questions (a JSON text in the multipart body). */
+export const saveQuestionsList = z.array(saveQuestion).max(500);
+
+/** The multipart field of a new answer image: keyed by the question's and the answer's id or temporary id. */
+export const answerImageField = (questionKey: string | number, answerKey: string | number) =>
+  `answer_image.${questionKey}.${answerKey}`;
+export const ANSWER_IMAGE_FIELD = /^answer_image\.([A-Za-z0-9_-]{1,40})\.([A-Za-z0-9_-]{1,40})$/;
+
+export const TEST_MESSAGES = {
+  created: 'Тест успешно создан',
+  settingsSaved: 'Настройки теста успешно сохранены',
+  renamed: 'Название теста успешно сохранено',
+  published: 'Тест опубликован',
+  unpublished: 'Тест снят с публикации',
+  deleted: 'Тест успешно удален',
+  questionsSaved: 'Вопросы теста успешно сохранены!',
+  notFound: 'Тест не найден',
+  noCorrect: (question: string) => `Вопрос «${question}»: отметьте хотя бы один правильный ответ`,
+  emptyAnswer: (question: string) => `Вопрос «${question}»: заполните текст или изображение каждого ответа`,
+  badQuestions: 'Некорректный список вопросов',
+  unknownQuestion: 'Вопрос не найден. Обновите страницу и повторите действие.',
+} as const;

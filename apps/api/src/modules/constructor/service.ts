@@ -142,7 +142,7 @@ export class ConstructorService {
     };
   }
 
-  private async liveModule(courseId: number, moduleId: number): Promise<ModuleRow> {
+  async liveModule(courseId: number, moduleId: number): Promise<ModuleRow> {
     const found = await this.structure.module(courseId, moduleId);
     if (!found) throw notFound(M.moduleNotFound);
     return found;
@@ -323,7 +323,7 @@ export class ConstructorService {
   }
 
   /** A module is published, with the time it became so, when it has items and all are published. */
-  private async refreshModulePublished(module: ModuleRow, now: string): Promise<void> {
+  async refreshModulePublished(module: ModuleRow, now: string): Promise<void> {
     const [lessons, tests] = await Promise.all([
       this.structure.items('lesson', [module.id]),
       this.structure.items('test', [module.id]),

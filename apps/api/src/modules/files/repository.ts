@@ -34,4 +34,8 @@ export class FilesRepository {
       .values({ ...file, created_at: now, updated_at: now })
       .execute();
   }
+
+  async delete(path: string): Promise<void> {
+    await this.db.deleteFrom('files').where('path', '=', path).execute();
+  }
 }

@@ -125,6 +125,14 @@ export class Uploads {
     }
   }
 
+  /** Removes uploads that the request they came with did not keep (the save failed). */
+  async discard(paths: readonly string[]): Promise<void> {
+    for (const path of paths) {
+      await this.uow.run(() => this.files.delete(path));
+      await rm(join(this.#root, path), { force: true });
+    }
+  }
+
   /**
    * An image keeps the extension of what it really is; another file its own short extension, unless
    * that would make it pass for an image (only real images are shown inline).

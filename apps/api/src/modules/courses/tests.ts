@@ -1,0 +1,177 @@
+import type { TestSettings } from '@lms/contract';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+
+export interface TestRow extends TestSettings {
+  id: number;
+  module_id: number;
+  course_id: number;
+  name: string;
+  is_published: boolean;
+  sort_order: number;
+}
+
+export interface QuestionRow {
+  id: number;
+  title: string;
+  type: 'text' | 'image';
+  question_text: string;
+  sort_order: number;
+}
+
+export interface AnswerRow {
+  id: number;
+  question_id: number;
+  answer_text: string;
+  is_correct: boolean;
+  image_path: string | null;
+  sort_order: number;
+}
+
+const SETTINGS = [
+  'passing_score',
+  'has_timer',
+  'timer_seconds',
+  'has_retake_interval',
+  'retake_interval_seconds',
+  'has_attempts_limit',
+  'max_attempts',
+  'has_question_bank',
+  'question_bank_size',
+  'randomize_questions',
+  'randomize_answers',
+  'show_correct_answers',
+] as const;
+
+/** Tests, their questions and answers (the courses module owns the content tables). */
+export class TestsRepository {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  private get db() {
+    return this.uow.db;
+  }
+
+  /** A live test of a live module of a live course (the course given, or any). */
+  find(testId: number, courseId?: number): Promise<TestRow | undefined> {
+    let q = this.db
+      .selectFrom('tests')
+      .innerJoin('modules', 'modules.id', 'tests.module_id')
+      .innerJoin('courses', 'courses.id', 'modules.course_id')
+      .select([
+        'tests.id',
+        'tests.module_id',
+        'modules.course_id',
+        'tests.name',
+        'tests.is_published',
+        'tests.sort_order',
+        ...SETTINGS.map((c) => `tests.${c}` as const),
+      ])
+      .where('tests.id', '=', testId)
+      .where('tests.deleted_at', 'is', null)
+      .where('modules.deleted_at', 'is', null)
+      .where('courses.deleted_at', 'is', null);
+    if (courseId !== undefined) q = q.where('modules.course_id', '=', courseId);
+    return q.executeTakeFirst();
+  }
+
+  async insert(
+    input: Partial<TestSettings> & { module_id: number; name: string; sort_order: number },
+    now: string,
+  ): Promise<number> {
+    const row = await this.db
+      .insertInto('tests')
+      .values({ ...input, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async update(
+    id: number,
+    change: Partial<TestSettings> & { name?: string; is_published?: boolean },
+    now: string,
+  ): Promise<void> {
+    await this.db
+      .updateTable('tests')
+      .set({ ...change, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async softDelete(id: number, now: string): Promise<void> {
+    await this.db.updateTable('tests').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
+  }
+
+  questions(testId: number): Promise<QuestionRow[]> {
+    return this.db
+      .selectFrom('test_questions')
+      .select(['id', 'title', 'type', 'question_text', 'sort_order'])
+      .where('test_id', '=', testId)
+      .where('deleted_at', 'is', null)
+      .orderBy('sort_order')
+      .orderBy('id')
+      .execute();
+  }
+
+  answers(questionIds: readonly number[]): Promise<AnswerRow[]> {
+    if (questionIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('test_answers')
+      .select(['id', 'question_id', 'answer_text', 'is_correct', 'image_path', 'sort_order'])
+      .where('question_id', 'in', questionIds)
+      .orderBy('sort_order')
+      .orderBy('id')
+      .execute();
+  }
+
+  async insertQuestion(testId: number, q: Omit<QuestionRow, 'id'>, now: string): Promise<number> {
+    const row = await this.db
+      .insertInto('test_questions')
+      .values({ ...q, test_id: testId, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async updateQuestion(id: number, q: Omit<QuestionRow, 'id'>, now: string): Promise<void> {
+    await this.db
+      .updateTable('test_questions')
+      .set({ ...q, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Questions left out of a save are deleted softly: finished attempts' answers still refer to them. */
+  async softDeleteQuestionsExcept(testId: number, keepIds: readonly number[], now: string): Promise<void> {
+    let q = this.db
+      .updateTable('test_questions')
+      .set({ deleted_at: now, updated_at: now })
+      .where('test_id', '=', testId)
+      .where('deleted_at', 'is', null);
+    if (keepIds.length > 0) q = q.where('id', 'not in', keepIds);
+    await q.execute();
+  }
+
+  async insertAnswer(a: Omit<AnswerRow, 'id'>, now: string): Promise<number> {
+    const row = await this.db
+      .insertInto('test_answers')
+      .values({ ...a, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async updateAnswer(id: number, a: Omit<AnswerRow, 'id'>, now: string): Promise<void> {
+    await this.db
+      .updateTable('test_answers')
+      .set({ ...a, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Options are the question's own content; attempts keep what they asked in their snapshot. */
+  async deleteAnswersExcept(questionId: number, keepIds: readonly number[]): Promise<void> {
+    let q = this.db.deleteFrom('test_answers').where('question_id', '=', questionId);
+    if (keepIds.length > 0) q = q.where('id', 'not in', keepIds);
+    await q.execute();
+  }
+}
