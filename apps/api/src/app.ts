@@ -33,6 +33,8 @@ import { ConstructorService } from './modules/constructor/service.js';
 import { testRoutes } from './modules/constructor/testRoutes.js';
 import { TestAuthoring } from './modules/constructor/tests.js';
 import { TestsRepository } from './modules/courses/tests.js';
+import { learningRoutes } from './modules/learning/routes.js';
+import { LearningService } from './modules/learning/service.js';
 import { uploadRoutes } from './modules/files/uploadRoutes.js';
 import { Uploads } from './modules/files/uploads.js';
 import { CourseOptions } from './modules/enrollment/courseOptions.js';
@@ -216,7 +218,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
   await app.register(groupsRoutes(new GroupsService(uow, new GroupsRepository(uow), users, courseOptions, clock)));
 
-  const engine = new LearningEngine(new ProgressRepository(uow), courses, enrollment, clock);
+  const progress = new ProgressRepository(uow);
+  const engine = new LearningEngine(progress, courses, enrollment, clock);
   const catalogueRepo = new CatalogueRepository(uow);
   const courseDeletion = new CoursesService(uow, courses, enrollment);
   await app.register(
@@ -248,6 +251,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
   );
   await app.register(testRoutes({ authoring, uploads }));
+  await app.register(
+    learningRoutes(new LearningService(uow, courses, new CourseStructureRepository(uow), progress, engine, clock)),
+  );
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
   await app.register(
     storageRoutes({

@@ -5,3 +5,4 @@ export * from './recovery.js';
 export * from './settings.js';
 export * from './catalogue.js';
 export * from './constructor.js';
+export * from './learning.js';

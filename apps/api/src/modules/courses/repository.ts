@@ -37,6 +37,18 @@ export interface LessonCard {
   course_image: string | null;
 }
 
+export interface OutlineItem {
+  id: number;
+  type: 'lesson' | 'test';
+  name: string;
+  image_path: string | null;
+}
+export interface OutlineModule {
+  id: number;
+  name: string;
+  items: OutlineItem[];
+}
+
 /** The course a stored file belongs to, and whether a learner may see the content that holds it. */
 export interface FileReference {
   course_id: number;
@@ -171,6 +183,52 @@ export class CoursesRepository {
     for (const l of lessons) out.get(l.course_id)?.lessonIds.push(l.id);
     for (const t of tests) out.get(t.course_id)?.testIds.push(t.id);
     return out;
+  }
+
+  /**
+   * The learner's outline of a course: live modules holding at least one published item, each with
+   * its published lessons and tests merged into one list by their shared sort order.
+   */
+  async publishedOutline(courseId: number): Promise<OutlineModule[]> {
+    const modules = await this.db
+      .selectFrom('modules')
+      .select(['id', 'name'])
+      .where('course_id', '=', courseId)
+      .where('deleted_at', 'is', null)
+      .orderBy('sort_order')
+      .orderBy('id')
+      .execute();
+    if (modules.length === 0) return [];
+    const ids = modules.map((m) => m.id);
+    const [lessons, tests] = await Promise.all([
+      this.db
+        .selectFrom('lessons')
+        .select(['id', 'module_id', 'name', 'image_path', 'sort_order'])
+        .where('module_id', 'in', ids)
+        .where('is_published', '=', true)
+        .where('deleted_at', 'is', null)
+        .execute(),
+      this.db
+        .selectFrom('tests')
+        .select(['id', 'module_id', 'name', 'sort_order'])
+        .where('module_id', 'in', ids)
+        .where('is_published', '=', true)
+        .where('deleted_at', 'is', null)
+        .execute(),
+    ]);
+    const items: (OutlineItem & { module_id: number; sort_order: number })[] = [
+      ...lessons.map((l) => ({ ...l, type: 'lesson' as const })),
+      ...tests.map((t) => ({ ...t, image_path: null, type: 'test' as const })),
+    ].sort((a, b) => a.sort_order - b.sort_order || (a.type === b.type ? a.id - b.id : a.type === 'lesson' ? -1 : 1));
+    return modules
+      .map((m) => ({
+        id: m.id,
+        name: m.name,
+        items: items
+          .filter((i) => i.module_id === m.id)
+          .map(({ id, type, name, image_path }) => ({ id, type, name, image_path })),
+      }))
+      .filter((m) => m.items.length > 0);
   }
 
   /** What a lesson card shows (home slider): the lesson, its module and its course. */

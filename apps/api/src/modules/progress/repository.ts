@@ -57,4 +57,38 @@ export class ProgressRepository {
     }
     return out;
   }
+
+  /** The user's row of a lesson in the cycle that began at `since` (null: the first cycle, any row). */
+  async lessonRow(userId: number, lessonId: number, since: string | null) {
+    let q = this.db
+      .selectFrom('lesson_progress')
+      .select(['id', 'started_at', 'completed_at'])
+      .where('user_id', '=', userId)
+      .where('lesson_id', '=', lessonId)
+      .orderBy('id');
+    if (since !== null) {
+      q = q.where((eb) => eb.or([eb('started_at', '>=', since), eb('completed_at', '>=', since)]));
+    }
+    return q.executeTakeFirst();
+  }
+
+  async insertLessonRow(
+    row: { user_id: number; lesson_id: number; started_at: string | null; completed_at: string | null },
+    now: string,
+  ): Promise<void> {
+    await this.db
+      .insertInto('lesson_progress')
+      .values({ ...row, created_at: now, updated_at: now })
+      .execute();
+  }
+
+  /** Sets a time only where it is still empty, so that a repeated call changes nothing. */
+  async fillLessonTime(id: number, column: 'started_at' | 'completed_at', at: string): Promise<void> {
+    await this.db
+      .updateTable('lesson_progress')
+      .set({ [column]: at, updated_at: at })
+      .where('id', '=', id)
+      .where(column, 'is', null)
+      .execute();
+  }
 }

@@ -1,0 +1,168 @@
+import {
+  LEARNING_MESSAGES as L,
+  type CourseSummary,
+  type ItemRef,
+  type LearnerBlock,
+  type LearnerModule,
+  type LessonContents,
+} from '@lms/contract';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+import { can } from '../../platform/access.js';
+import { iso, type Clock } from '../../platform/clock.js';
+import { notFound } from '../../platform/errors.js';
+import type { SessionUser } from '../../platform/sessions.js';
+import { storageUrl } from '../../platform/storageUrl.js';
+import type { CoursesRepository, OutlineModule } from '../courses/repository.js';
+import type { CourseStructureRepository } from '../courses/structure.js';
+import type { CourseState, ItemState } from '../progress/engine.js';
+import type { ProgressRepository } from '../progress/repository.js';
+import { stateKey, type LearningEngine } from '../progress/service.js';
+
+interface SeenCourse {
+  state: CourseState;
+  outline: OutlineModule[];
+}
+
+/**
+ * The learner's side of a course (spec 02 §2, DESIGN.md §6 "Visibility", "Progress", "Lessons"): what
+ * the user may see, in the order of the course, with their state from the learning engine.
+ */
+export class LearningService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly courses: CoursesRepository,
+    private readonly structure: CourseStructureRepository,
+    private readonly progress: ProgressRepository,
+    private readonly engine: LearningEngine,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A course the user may see (staff preview every course), else 404 as if it did not exist. */
+  private async seen(user: SessionUser, courseId: number): Promise<SeenCourse> {
+    const states = await this.engine.states([user.id], [courseId]);
+    const state = states.get(stateKey(user.id, courseId));
+    if (!state || !(state.visible || can(user.role, 'constructor.manage'))) throw notFound(L.courseNotFound);
+    return { state, outline: await this.courses.publishedOutline(courseId) };
+  }
+
+  async modules(user: SessionUser, courseId: number): Promise<LearnerModule[]> {
+    const { state, outline } = await this.seen(user, courseId);
+    const byKey = new Map(state.items.map((i) => [`${i.type}:${i.id}`, i]));
+    return outline.map((m) => {
+      const items = m.items.map((i) => {
+        const s = byKey.get(`${i.type}:${i.id}`);
+        return {
+          id: i.id,
+          type: i.type,
+          name: i.name,
+          image: storageUrl(i.image_path),
+          link: `/courses/${courseId}/${i.type}/${i.id}`,
+          started_at: s?.started_at ?? null,
+          completed_at: s?.completed_at ?? null,
+          is_passed: i.type === 'test' ? testPassed(s) : null,
+        };
+      });
+      const complete = m.items.every((i) => byKey.get(`${i.type}:${i.id}`)?.status === 'completed');
+      return { id: m.id, name: m.name, status: complete ? 'complete' : 'process', lessonsList: items };
+    });
+  }
+
+  async summary(user: SessionUser, courseId: number): Promise<CourseSummary> {
+    const { state } = await this.seen(user, courseId);
+    const course = await this.courses.detail(courseId);
+    if (!course) throw notFound(L.courseNotFound);
+    return {
+      id: course.id,
+      title: course.title,
+      description: course.description,
+      image: storageUrl(course.image_path),
+      lessons_count: state.lessons.total,
+      completed_lessons_count: state.lessons.completed,
+      tests_count: state.tests.total,
+      completed_tests_count: state.tests.completed,
+      progress: state.progress,
+      complete: state.complete,
+      deadline: state.deadline,
+      deadline_status: state.deadline_status,
+      // The constructor's fields are for those who build courses.
+      ...(can(user.role, 'constructor.manage')
+        ? { is_published: course.is_published, accessibility: course.accessibility }
+        : {}),
+    };
+  }
+
+  async lessonContents(user: SessionUser, courseId: number, lessonId: number): Promise<LessonContents> {
+    const { state, outline } = await this.seen(user, courseId);
+    const order = outline.flatMap((m) => m.items);
+    const at = order.findIndex((i) => i.type === 'lesson' && i.id === lessonId);
+    const lesson = order[at];
+    if (!lesson) throw notFound(L.lessonNotFound);
+    const ref = (i: (typeof order)[number] | undefined): ItemRef | null => (i ? { type: i.type, id: i.id } : null);
+    const item = state.items.find((i) => i.type === 'lesson' && i.id === lessonId);
+    const blocks = await this.structure.blocks(lessonId);
+    return {
+      success: true,
+      contents: blocks.map((b): LearnerBlock => ({
+        id: b.id,
+        type: b.type as LearnerBlock['type'],
+        content: b.content,
+        file_path: b.file_path,
+        url: storageUrl(b.file_path),
+        original_filename: b.original_filename,
+        sort_order: b.sort_order,
+      })),
+      name: lesson.name,
+      started_at: item?.started_at ?? null,
+      completed_at: item?.completed_at ?? null,
+      previous_item: ref(order[at - 1]),
+      next_item: ref(order[at + 1]),
+      server_time: iso(this.clock.now()),
+    };
+  }
+
+  /**
+   * Start and complete (DESIGN.md §6 "Lessons"): within the current cycle, start sets `started_at`
+   * once and complete `completed_at` once; both may be repeated, and completing needs no start.
+   */
+  async mark(
+    user: SessionUser,
+    lessonId: number,
+    what: 'start' | 'complete',
+  ): Promise<{ started_at: string | null; completed_at: string | null }> {
+    const courseId = await this.structure.lessonCourseId(lessonId);
+    if (courseId === undefined) throw notFound(L.lessonNotFound);
+    const { state, outline } = await this.seen(user, courseId);
+    if (!outline.some((m) => m.items.some((i) => i.type === 'lesson' && i.id === lessonId))) {
+      throw notFound(L.lessonNotFound);
+    }
+    const since = state.cycle > 1 ? state.cycle_start : null;
+    const now = iso(this.clock.now());
+    return this.uow.run(async () => {
+      const row = await this.progress.lessonRow(user.id, lessonId, since);
+      if (!row) {
+        await this.progress.insertLessonRow(
+          {
+            user_id: user.id,
+            lesson_id: lessonId,
+            started_at: what === 'start' ? now : null,
+            completed_at: what === 'complete' ? now : null,
+          },
+          now,
+        );
+      } else if (what === 'complete') {
+        await this.progress.fillLessonTime(row.id, 'completed_at', now);
+      } else if (row.completed_at === null) {
+        // A lesson completed without a start keeps no start: its time spent is 00:00:00.
+        await this.progress.fillLessonTime(row.id, 'started_at', now);
+      }
+      const after = await this.progress.lessonRow(user.id, lessonId, since);
+      return { started_at: after?.started_at ?? null, completed_at: after?.completed_at ?? null };
+    });
+  }
+}
+
+function testPassed(state: ItemState | undefined): boolean | null {
+  if (state?.status === 'completed') return true;
+  if (state?.status === 'failed') return false;
+  return null;
+}
