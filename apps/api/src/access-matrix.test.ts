@@ -125,11 +125,6 @@ const RULES: Record<string, Rule> = {
     body: { contents: [] },
   },
   'POST /api/courses/tests': { access: 'constructor.manage', ok: 404, body: { course_id: 999999, module_id: 1 } },
-  'GET /api/courses/:courseId/tests/:testId': {
-    access: 'constructor.manage',
-    ok: 404,
-    path: '/api/courses/999999/tests/1',
-  },
   'PUT /api/courses/:courseId/tests/:testId': {
     access: 'constructor.manage',
     ok: 404,
@@ -162,6 +157,19 @@ const RULES: Record<string, Rule> = {
   },
   'POST /api/lessons/:lessonId/start': { access: 'authenticated', ok: 404, path: '/api/lessons/999999/start' },
   'POST /api/lessons/:lessonId/complete': { access: 'authenticated', ok: 404, path: '/api/lessons/999999/complete' },
+  'GET /api/courses/:courseId/tests/:testId': { access: 'authenticated', ok: 404, path: '/api/courses/999999/tests/1' },
+  'POST /api/test-attempts/start': { access: 'authenticated', ok: 404, body: { course_test_id: 999999 } },
+  'POST /api/test-attempts/save-answers': {
+    access: 'authenticated',
+    ok: 404,
+    body: { attempt_id: 999999, answers: [{ test_question_id: 1, answer: [1] }] },
+  },
+  'POST /api/test-attempts/finish': { access: 'authenticated', ok: 404, body: { attempt_id: 999999 } },
+  'GET /api/courses/:courseId/tests/:testId/:attemptId/result': {
+    access: 'authenticated',
+    ok: 404,
+    path: '/api/courses/999999/tests/1/1/result',
+  },
   'GET /api/user/courses': { access: 'authenticated', ok: 200 },
   'GET /api/user/started-lessons': { access: 'authenticated', ok: 200 },
   'GET /storage/*': { access: 'authenticated', ok: 404, path: '/storage/none.png' },

@@ -33,6 +33,9 @@ import { ConstructorService } from './modules/constructor/service.js';
 import { testRoutes } from './modules/constructor/testRoutes.js';
 import { TestAuthoring } from './modules/constructor/tests.js';
 import { TestsRepository } from './modules/courses/tests.js';
+import { attemptRoutes } from './modules/attempts/routes.js';
+import { AttemptsRepository } from './modules/attempts/repository.js';
+import { AttemptsService } from './modules/attempts/service.js';
 import { learningRoutes } from './modules/learning/routes.js';
 import { LearningService } from './modules/learning/service.js';
 import { uploadRoutes } from './modules/files/uploadRoutes.js';
@@ -81,7 +84,13 @@ export interface AppDeps {
   mailer?: Mailer;
 }
 
-export type App = FastifyInstance & { registeredRoutes: readonly RegisteredRoute[] };
+/** Work the server process runs on a timer (server.ts); tests call it with the injected clock. */
+export interface BackgroundJobs {
+  /** Finishes test attempts left open past their time; returns how many. */
+  sweepExpiredAttempts(): Promise<number>;
+}
+
+export type App = FastifyInstance & { registeredRoutes: readonly RegisteredRoute[]; jobs: BackgroundJobs };
 
 const REDACT = [
   'req.headers.cookie',
@@ -242,18 +251,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(fastifyMultipart, { limits: { fileSize: FILE_MAX_BYTES + 1, files: 1, fields: 10 } });
   const uploads = new Uploads(config.dataDir, uow, files, clock);
   await app.register(uploadRoutes({ uploads, constructorService }));
+  const testsRepo = new TestsRepository(uow);
   const authoring = new TestAuthoring(
     uow,
-    new TestsRepository(uow),
+    testsRepo,
     new CourseStructureRepository(uow),
     constructorService,
     files,
     clock,
   );
   await app.register(testRoutes({ authoring, uploads }));
-  await app.register(
-    learningRoutes(new LearningService(uow, courses, new CourseStructureRepository(uow), progress, engine, clock)),
-  );
+  const learning = new LearningService(uow, courses, new CourseStructureRepository(uow), progress, engine, clock);
+  await app.register(learningRoutes(learning));
+  const attempts = new AttemptsService(uow, new AttemptsRepository(uow), testsRepo, learning, clock);
+  await app.register(attemptRoutes({ attempts, authoring }));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
   await app.register(
     storageRoutes({
@@ -269,5 +280,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return reply.code(404).send({ result: { success: false, message: MESSAGES.notFound } });
   });
 
-  return Object.assign(app, { registeredRoutes }) as unknown as App;
+  const jobs: BackgroundJobs = { sweepExpiredAttempts: () => attempts.sweep() };
+  return Object.assign(app, { registeredRoutes, jobs }) as unknown as App;
 }

@@ -48,6 +48,12 @@ async function main(): Promise<void> {
       `MAIL_HOST is not set: mails (with passwords and codes) are written to ${config.dataDir}/mail instead of being sent`,
     );
   }
+  // Attempts left open past their time are finished as of their expiry even if nobody comes back.
+  const sweep = setInterval(() => {
+    app.jobs.sweepExpiredAttempts().catch((error: unknown) => app.log.error({ err: error }, 'attempt sweep failed'));
+  }, 60_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
   await app.listen({ port: config.port, host: config.host });
   // The address the socket really has (PORT=0 picks a free port), not what the config asked for.
   const lines = [`\n  Платформа обучения запущена: ${listenUrl(app.server.address())}`];

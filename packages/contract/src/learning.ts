@@ -97,3 +97,147 @@ export const LEARNING_MESSAGES = {
   courseNotFound: 'Курс не найден',
   lessonNotFound: 'Урок не найден',
 } as const;
+
+/* ---------- Test taking (spec 02 §2 "Test introduction", "Test taking", "Test result"; §3) ---------- */
+
+export const learnerTestParams = z.object({ courseId: dbIdParam, testId: dbIdParam });
+export const attemptResultParams = z.object({ courseId: dbIdParam, testId: dbIdParam, attemptId: dbIdParam });
+
+/** Attempt (spec 02 §3). */
+export const attemptView = z.object({
+  id: z.number().int(),
+  attempt_number: z.number().int(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  /** Seconds since the start by the server's clock (an open attempt), or until its finish. */
+  elapsed_seconds: z.number().int(),
+  duration_seconds: z.number().int().nullable(),
+  score: z.number().int().nullable(),
+  correct_answers: z.number().int().nullable(),
+  is_passed: z.boolean().nullable(),
+});
+export type AttemptView = z.infer<typeof attemptView>;
+
+/** Option (spec 02 §3): `is_correct` only on a finished attempt's review with show_correct_answers. */
+export const questionOption = z.object({
+  id: z.number().int(),
+  value: z.string(),
+  is_correct: z.boolean().optional(),
+  is_selected: z.boolean(),
+});
+export const attemptQuestion = z.object({
+  id: z.number().int(),
+  question: z.string(),
+  type: z.enum(['text', 'image']),
+  /** More than one correct option. */
+  multiple: z.boolean(),
+  /** How many options are correct (how many to choose), never which. */
+  correctAnswers: z.number().int(),
+  isAnswered: z.boolean(),
+  /** Captions of image options (their texts), in option order. */
+  labels: z.array(z.string()),
+  options: z.array(questionOption),
+});
+export type AttemptQuestion = z.infer<typeof attemptQuestion>;
+
+export const learnerTest = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** Only the open attempt's questions, in its order. */
+  questions: z.array(attemptQuestion),
+  questions_count: z.number().int(),
+  timer_seconds: z.number().int(),
+  has_timer: z.boolean(),
+  passing_score: z.number().int(),
+  retake_interval_seconds: z.number().int(),
+  max_attempts: z.number().int(),
+  has_attempts_limit: z.boolean(),
+  is_blocked: z.boolean(),
+  /** Present with is_blocked: when the next attempt may start, or null for ever. */
+  blocked_until: z.string().nullable().optional(),
+  last_attempt: attemptView.nullable(),
+  attempts: z.array(attemptView),
+  active_attempts: z.array(attemptView),
+});
+export type LearnerTest = z.infer<typeof learnerTest>;
+export const learnerTestResponse = z.object({
+  result: z.object({
+    success: ok,
+    test: learnerTest.passthrough(),
+    previous_item: itemRef.nullable(),
+    next_item: itemRef.nullable(),
+  }),
+});
+
+export const startAttemptRequest = z.object({ course_test_id: z.number().int().positive().max(2_147_483_647) });
+export const startAttemptResponse = z.object({
+  result: z.object({ success: ok, message: z.string(), attempt: z.object({ id: z.number().int() }) }),
+});
+/** A refused start: `blocked_until` present (null: blocked for ever) when the test is blocked. */
+export const blockedAttemptResponse = z.object({
+  result: z.object({ success: z.literal(false), message: z.string(), blocked_until: z.string().nullable().optional() }),
+});
+
+export const saveAnswersRequest = z.object({
+  attempt_id: z.number().int().positive().max(2_147_483_647),
+  answers: z
+    .array(
+      z.object({
+        test_question_id: z.number().int().positive().max(2_147_483_647),
+        answer: z.array(z.number().int().positive().max(2_147_483_647)).min(1, 'Выберите ответ').max(50),
+      }),
+    )
+    .min(1)
+    .max(500),
+});
+export const saveAnswersResponse = z.object({ result: z.object({ success: ok, message: z.string() }) });
+
+export const finishAttemptRequest = z.object({ attempt_id: z.number().int().positive().max(2_147_483_647) });
+export const finishAttemptResponse = z.object({
+  result: z.object({
+    success: ok,
+    message: z.string(),
+    attempt: attemptView,
+    score: z.number().int(),
+    correct_answers: z.number().int(),
+    is_passed: z.boolean(),
+    finished_at: z.string(),
+  }),
+});
+
+export const attemptResultResponse = z.object({
+  result: z.object({
+    success: ok,
+    test: z.object({
+      id: z.number().int(),
+      name: z.string(),
+      questions: z.array(attemptQuestion),
+      questions_count: z.number().int(),
+      passing_score: z.number().int(),
+      show_correct_answers: z.boolean(),
+      max_attempts: z.number().int(),
+      has_attempts_limit: z.boolean(),
+      is_blocked: z.boolean(),
+      attempt: attemptView,
+      next_item: itemRef.nullable(),
+    }),
+  }),
+});
+
+export const ATTEMPT_MESSAGES = {
+  started: 'Тест начат!',
+  continued: 'Продолжаем тест!',
+  finished: 'Тест завершен!',
+  saved: 'Ответ сохранен',
+  empty: 'Тест не заполнен. Обратитесь к администратору для настройки теста.',
+  blockedForever: 'Вы исчерпали все доступные попытки.',
+  blockedUntil: 'Следующая попытка пока недоступна.',
+  notFound: 'Тест не найден',
+  attemptNotFound: 'Попытка не найдена',
+  attemptFinished: 'Попытка уже завершена',
+  timeIsUp: 'Время теста истекло! Попытка завершена.',
+  alreadyAnswered: 'На этот вопрос уже дан другой ответ',
+  wrongOption: 'Выбранный ответ не относится к вопросу',
+  oneOption: 'Для этого вопроса можно выбрать только один ответ',
+  notFinished: 'Попытка ещё не завершена',
+} as const;

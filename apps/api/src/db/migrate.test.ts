@@ -41,6 +41,7 @@ describe(`migrations (${dialectName})`, () => {
         '0001_domain',
         '0002_department_assigned_at',
         '0003_records_are_kept',
+        '0004_open_attempts',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
@@ -192,7 +193,10 @@ describe(`0003 records are kept (${dialectName})`, () => {
         })
         .execute();
 
-      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual(['0003_records_are_kept']);
+      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([
+        '0003_records_are_kept',
+        '0004_open_attempts',
+      ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ id: attempt.id, attempt_number: 7, question_order: [question.id], snapshot: null });

@@ -3,6 +3,7 @@ import type { DialectKind } from './dialect.js';
 import { domainMigration } from './migrations/0001_domain.js';
 import { departmentAssignedAtMigration } from './migrations/0002_department_assigned_at.js';
 import { recordsAreKeptMigration } from './migrations/0003_records_are_kept.js';
+import { openAttemptsMigration } from './migrations/0004_open_attempts.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; each is written once and runs on SQLite and PostgreSQL. */
@@ -11,6 +12,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0001_domain': domainMigration(kind) as Migration,
     '0002_department_assigned_at': departmentAssignedAtMigration(kind) as Migration,
     '0003_records_are_kept': recordsAreKeptMigration(kind) as Migration,
+    '0004_open_attempts': openAttemptsMigration() as Migration,
   };
 }
 

@@ -12,7 +12,6 @@ import {
   successResponse,
   testIdParams,
   testParams,
-  testResponse,
   updateTestRequest,
   updateTestResponse,
 } from '@lms/contract';
@@ -43,17 +42,6 @@ export const testRoutes =
         const item = await authoring.create(request.body);
         return reply.code(201).send({ result: { success: ok, message: T.created, item } });
       },
-    );
-
-    app.get(
-      '/api/courses/:courseId/tests/:testId',
-      {
-        config: { access, name: 'api.courses.tests.show' },
-        schema: { tags, params: testParams, response: { 200: testResponse, ...errors } },
-      },
-      async (request) => ({
-        result: { success: ok, test: await authoring.test(request.params.courseId, request.params.testId) },
-      }),
     );
 
     app.put(

@@ -18,7 +18,7 @@ import type { CourseState, ItemState } from '../progress/engine.js';
 import type { ProgressRepository } from '../progress/repository.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
 
-interface SeenCourse {
+export interface SeenCourse {
   state: CourseState;
   outline: OutlineModule[];
 }
@@ -38,7 +38,7 @@ export class LearningService {
   ) {}
 
   /** A course the user may see (staff preview every course), else 404 as if it did not exist. */
-  private async seen(user: SessionUser, courseId: number): Promise<SeenCourse> {
+  async seen(user: SessionUser, courseId: number): Promise<SeenCourse> {
     const states = await this.engine.states([user.id], [courseId]);
     const state = states.get(stateKey(user.id, courseId));
     if (!state || !(state.visible || can(user.role, 'constructor.manage'))) throw notFound(L.courseNotFound);

@@ -1,0 +1,369 @@
+import { randomInt } from 'node:crypto';
+import {
+  ATTEMPT_MESSAGES as A,
+  type AttemptQuestion,
+  type AttemptView,
+  type ItemRef,
+  type LearnerTest,
+} from '@lms/contract';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+import { can } from '../../platform/access.js';
+import { SECOND, iso, type Clock } from '../../platform/clock.js';
+import { HttpError, notFound, unprocessable } from '../../platform/errors.js';
+import type { SessionUser } from '../../platform/sessions.js';
+import { storageUrl } from '../../platform/storageUrl.js';
+import type { TestRow, TestsRepository } from '../courses/tests.js';
+import type { LearningService, SeenCourse } from '../learning/service.js';
+import type { AttemptRow, AttemptSnapshot, AttemptsRepository, SavedAnswer } from './repository.js';
+
+/** Answers are accepted this long after expiry, for the network (DESIGN.md §6 "Timer"). */
+export const GRACE_MS = 5 * SECOND;
+
+/** A refused start; `blockedUntil` null means blocked for ever, undefined not blocked. */
+export class StartRefused extends HttpError {
+  constructor(
+    message: string,
+    readonly blockedUntil?: string | null,
+  ) {
+    super(422, message);
+  }
+}
+
+const ms = (t: string) => new Date(t).getTime();
+const seconds = (from: string, to: string) => Math.max(0, Math.floor((ms(to) - ms(from)) / 1000));
+
+function shuffle<T>(list: readonly T[]): T[] {
+  const out = [...list];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+/** A question is right when the chosen options are exactly the correct ones. */
+export function grade(snapshot: AttemptSnapshot, answers: readonly SavedAnswer[]) {
+  const chosen = new Map(answers.map((a) => [a.question_id, new Set(a.answer_ids)]));
+  let right = 0;
+  for (const q of snapshot.questions) {
+    const correct = q.answers.filter((a) => a.is_correct).map((a) => a.id);
+    const picked = chosen.get(q.id);
+    if (picked && picked.size === correct.length && correct.every((id) => picked.has(id))) right++;
+  }
+  const asked = snapshot.questions.length;
+  const score = asked > 0 ? Math.round((100 * right) / asked) : 0;
+  return { correct_answers: right, score, is_passed: score >= snapshot.passing_score };
+}
+
+/**
+ * The test engine (DESIGN.md §6 "Tests", "Attempt snapshot", "Timer"): starts, answers and finishes
+ * are decided by the server's clock and guarded by the database, so no race, reload or device clock
+ * changes a grade; correct options never leave the server before an attempt is finished.
+ */
+export class AttemptsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly attempts: AttemptsRepository,
+    private readonly tests: TestsRepository,
+    private readonly learning: LearningService,
+    private readonly clock: Clock,
+  ) {}
+
+  private now(): string {
+    return iso(this.clock.now());
+  }
+
+  /** A published test of a course the user sees (staff preview unpublished ones), with its place. */
+  private async seenTest(user: SessionUser, testId: number, courseId?: number) {
+    const test = await this.tests.find(testId, courseId);
+    if (!test) throw notFound(A.notFound);
+    const seen = await this.learning.seen(user, test.course_id);
+    const order = seen.outline.flatMap((m) => m.items);
+    const at = order.findIndex((i) => i.type === 'test' && i.id === testId);
+    if (at < 0 && !can(user.role, 'constructor.manage')) throw notFound(A.notFound);
+    const ref = (i: (typeof order)[number] | undefined): ItemRef | null => (i ? { type: i.type, id: i.id } : null);
+    return {
+      test,
+      seen,
+      previous: at >= 0 ? ref(order[at - 1]) : null,
+      next: at >= 0 ? ref(order[at + 1]) : null,
+    };
+  }
+
+  /** Start of the user's current recurrence cycle of the course (null: the first cycle). */
+  private cycleStart(seen: SeenCourse): string | null {
+    return seen.state.cycle > 1 ? seen.state.cycle_start : null;
+  }
+
+  /** Finishes the user's open attempts whose time and grace ran out, as of their expiry. */
+  private async closeExpired(list: AttemptRow[]): Promise<AttemptRow[]> {
+    const now = this.clock.now().getTime();
+    const out: AttemptRow[] = [];
+    for (const a of list) {
+      if (a.finished_at === null && a.expires_at !== null && now > ms(a.expires_at) + GRACE_MS) {
+        await this.finishRow(a, a.expires_at);
+        out.push((await this.attempts.find(a.id)) ?? a);
+      } else out.push(a);
+    }
+    return out;
+  }
+
+  private async finishRow(a: AttemptRow, at: string): Promise<void> {
+    const answers = await this.attempts.answers(a.id);
+    await this.attempts.finish(a.id, { finished_at: at, ...grade(a.snapshot, answers) }, this.now());
+  }
+
+  /** Whether a new attempt may start now: the attempt limit of the cycle, then the retake interval. */
+  private blocked(test: TestRow, attempts: AttemptRow[], since: string | null): { until: string | null } | null {
+    const inCycle = attempts.filter((a) => since === null || a.started_at >= since);
+    if (test.has_attempts_limit && inCycle.length >= test.max_attempts) return { until: null };
+    if (test.has_retake_interval) {
+      const last = attempts.filter((a) => a.finished_at !== null).at(-1);
+      if (last?.finished_at) {
+        const until = ms(last.finished_at) + test.retake_interval_seconds * SECOND;
+        if (until > this.clock.now().getTime()) return { until: iso(new Date(until)) };
+      }
+    }
+    return null;
+  }
+
+  private view(a: AttemptRow): AttemptView {
+    const end = a.finished_at ?? this.now();
+    return {
+      id: a.id,
+      attempt_number: a.attempt_number,
+      started_at: a.started_at,
+      finished_at: a.finished_at,
+      elapsed_seconds: seconds(a.started_at, end),
+      duration_seconds: a.finished_at ? seconds(a.started_at, a.finished_at) : null,
+      score: a.score,
+      correct_answers: a.correct_answers,
+      is_passed: a.is_passed,
+    };
+  }
+
+  /** The attempt's questions in its order; `reveal` adds which options are correct (review only). */
+  private questions(a: AttemptRow, answers: readonly SavedAnswer[], reveal: boolean): AttemptQuestion[] {
+    const chosen = new Map(answers.map((x) => [x.question_id, new Set(x.answer_ids)]));
+    return a.snapshot.questions.map((q) => {
+      const picked = chosen.get(q.id);
+      const correctCount = q.answers.filter((o) => o.is_correct).length;
+      return {
+        id: q.id,
+        question: q.question_text,
+        type: q.type,
+        multiple: correctCount > 1,
+        correctAnswers: correctCount,
+        isAnswered: picked !== undefined,
+        labels: q.type === 'image' ? q.answers.map((o) => o.answer_text) : [],
+        options: q.answers.map((o) => ({
+          id: o.id,
+          value: q.type === 'image' ? (storageUrl(o.image_path) ?? o.answer_text) : o.answer_text,
+          is_selected: picked?.has(o.id) ?? false,
+          ...(reveal ? { is_correct: o.is_correct } : {}),
+        })),
+      };
+    });
+  }
+
+  private async questionsCount(test: TestRow): Promise<number> {
+    const total = (await this.tests.questions(test.id)).length;
+    return test.has_question_bank ? Math.min(test.question_bank_size, total) : total;
+  }
+
+  /** GET /api/courses/{courseId}/tests/{testId} for the one taking it (spec 02 §3 "Test"). */
+  async testView(
+    user: SessionUser,
+    courseId: number,
+    testId: number,
+  ): Promise<{ test: LearnerTest; previous_item: ItemRef | null; next_item: ItemRef | null }> {
+    const { test, seen, previous, next } = await this.seenTest(user, testId, courseId);
+    return this.uow.run(async () => {
+      const attempts = await this.closeExpired(await this.attempts.ofUser(user.id, testId));
+      const open = attempts.filter((a) => a.finished_at === null);
+      const finished = attempts.filter((a) => a.finished_at !== null);
+      const block = open.length > 0 ? null : this.blocked(test, attempts, this.cycleStart(seen));
+      const current = open[0];
+      return {
+        test: {
+          id: test.id,
+          name: test.name,
+          questions: current ? this.questions(current, await this.attempts.answers(current.id), false) : [],
+          questions_count: current ? current.snapshot.questions.length : await this.questionsCount(test),
+          timer_seconds: test.timer_seconds,
+          has_timer: test.has_timer,
+          passing_score: test.passing_score,
+          retake_interval_seconds: test.has_retake_interval ? test.retake_interval_seconds : 0,
+          max_attempts: test.max_attempts,
+          has_attempts_limit: test.has_attempts_limit,
+          is_blocked: block !== null,
+          ...(block ? { blocked_until: block.until } : {}),
+          last_attempt: finished.length > 0 ? this.view(finished[finished.length - 1] as AttemptRow) : null,
+          attempts: finished.map((a) => this.view(a)),
+          active_attempts: open.map((a) => this.view(a)),
+        },
+        previous_item: previous,
+        next_item: next,
+      };
+    });
+  }
+
+  /** Continues the open attempt, or draws a new one; 422 (with `blocked_until`) when it may not start. */
+  async start(user: SessionUser, testId: number): Promise<{ id: number; message: string }> {
+    const { test, seen } = await this.seenTest(user, testId);
+    const attempt = () => this.uow.run(() => this.startInUnit(user, test, this.cycleStart(seen)));
+    try {
+      return await attempt();
+    } catch (error) {
+      // A parallel start won the race for the one open attempt: continue it.
+      const code = (error as { code?: unknown }).code;
+      if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return attempt();
+      throw error;
+    }
+  }
+
+  private async startInUnit(
+    user: SessionUser,
+    test: TestRow,
+    since: string | null,
+  ): Promise<{ id: number; message: string }> {
+    const attempts = await this.closeExpired(await this.attempts.ofUser(user.id, test.id));
+    const open = attempts.find((a) => a.finished_at === null);
+    if (open) return { id: open.id, message: A.continued };
+    const block = this.blocked(test, attempts, since);
+    if (block) throw new StartRefused(block.until === null ? A.blockedForever : A.blockedUntil, block.until);
+    const questions = await this.tests.questions(test.id);
+    const options = await this.tests.answers(questions.map((q) => q.id));
+    const usable = questions.filter((q) => options.some((o) => o.question_id === q.id));
+    if (usable.length === 0) throw new StartRefused(A.empty);
+    // A bank larger than the list draws every question (DESIGN.md "Tests").
+    let drawn = test.has_question_bank
+      ? shuffle(usable)
+          .slice(0, Math.max(1, test.question_bank_size))
+          .sort((a, b) => a.sort_order - b.sort_order || a.id - b.id)
+      : usable;
+    if (test.randomize_questions && !test.has_question_bank) drawn = shuffle(drawn);
+    const snapshot: AttemptSnapshot = {
+      passing_score: test.passing_score,
+      questions: drawn.map((q) => {
+        const own = options.filter((o) => o.question_id === q.id);
+        return {
+          id: q.id,
+          type: q.type,
+          question_text: q.question_text,
+          answers: (test.randomize_answers ? shuffle(own) : own).map((o) => ({
+            id: o.id,
+            answer_text: o.answer_text,
+            image_path: o.image_path,
+            is_correct: o.is_correct,
+          })),
+        };
+      }),
+    };
+    const now = this.clock.now();
+    const id = await this.attempts.insert(
+      {
+        user_id: user.id,
+        test_id: test.id,
+        attempt_number: (attempts.at(-1)?.attempt_number ?? 0) + 1,
+        started_at: iso(now),
+        expires_at: test.has_timer ? iso(new Date(now.getTime() + test.timer_seconds * SECOND)) : null,
+        question_order: snapshot.questions.map((q) => q.id),
+        answer_order: Object.fromEntries(snapshot.questions.map((q) => [String(q.id), q.answers.map((o) => o.id)])),
+        snapshot,
+      },
+      iso(now),
+    );
+    return { id, message: A.started };
+  }
+
+  /** The user's own attempt (an admin may read anyone's result, never answer for them). */
+  private async own(user: SessionUser, attemptId: number, allowAdmin = false): Promise<AttemptRow> {
+    const a = await this.attempts.find(attemptId);
+    if (!a || (a.user_id !== user.id && !(allowAdmin && can(user.role, 'settings.manage')))) {
+      throw notFound(A.attemptNotFound);
+    }
+    return a;
+  }
+
+  /** One final answer per question; the same answer again is accepted, a different one refused. */
+  saveAnswers(
+    user: SessionUser,
+    attemptId: number,
+    answers: { test_question_id: number; answer: number[] }[],
+  ): Promise<void> {
+    return this.uow.run(async () => {
+      const a = await this.own(user, attemptId);
+      if (a.finished_at !== null) throw unprocessable(A.attemptFinished);
+      const now = this.now();
+      if (a.expires_at !== null && ms(now) > ms(a.expires_at) + GRACE_MS) throw unprocessable(A.timeIsUp);
+      for (const given of answers) {
+        const q = a.snapshot.questions.find((x) => x.id === given.test_question_id);
+        const ids = [...new Set(given.answer)].sort((x, y) => x - y);
+        if (!q || ids.some((id) => !q.answers.some((o) => o.id === id))) throw unprocessable(A.wrongOption);
+        if (ids.length > 1 && q.answers.filter((o) => o.is_correct).length === 1) throw unprocessable(A.oneOption);
+        const stands = await this.attempts.saveAnswer(a.id, q.id, ids, now);
+        const same = stands.length === ids.length && [...stands].sort((x, y) => x - y).every((id, i) => id === ids[i]);
+        if (!same) throw unprocessable(A.alreadyAnswered);
+      }
+    });
+  }
+
+  /** Grades the attempt once; a second finish returns the first result. */
+  finish(user: SessionUser, attemptId: number): Promise<AttemptView> {
+    return this.uow.run(async () => {
+      const a = await this.own(user, attemptId);
+      if (a.finished_at === null) {
+        const now = this.now();
+        // After expiry the attempt ends as of its expiry, with the answers saved until then.
+        const at = a.expires_at !== null && ms(now) > ms(a.expires_at) ? a.expires_at : now;
+        await this.finishRow(a, at);
+      }
+      const done = await this.attempts.find(attemptId);
+      if (!done) throw notFound(A.attemptNotFound);
+      return this.view(done);
+    });
+  }
+
+  /** The review of a finished attempt: correct options only when the test shows them. */
+  async result(user: SessionUser, courseId: number, testId: number, attemptId: number) {
+    const a = await this.own(user, attemptId, true);
+    if (a.test_id !== testId) throw notFound(A.attemptNotFound);
+    if (a.finished_at === null) throw unprocessable(A.notFinished);
+    const { test, seen, next } = await this.seenTest(user, testId, courseId).catch(async (error: unknown) => {
+      // An admin reviewing someone's attempt need not see the course as a learner.
+      if (!can(user.role, 'settings.manage')) throw error;
+      const found = await this.tests.find(testId, courseId);
+      if (!found) throw notFound(A.notFound);
+      return { test: found, seen: null, next: null };
+    });
+    const attempts = await this.attempts.ofUser(a.user_id, testId);
+    const block = seen ? this.blocked(test, attempts, this.cycleStart(seen)) : null;
+    return {
+      id: test.id,
+      name: test.name,
+      questions: this.questions(a, await this.attempts.answers(a.id), test.show_correct_answers),
+      questions_count: a.snapshot.questions.length,
+      passing_score: a.snapshot.passing_score,
+      show_correct_answers: test.show_correct_answers,
+      max_attempts: test.max_attempts,
+      has_attempts_limit: test.has_attempts_limit,
+      is_blocked: block !== null,
+      attempt: this.view(a),
+      next_item: next,
+    };
+  }
+
+  /** Finishes attempts left open past expiry and grace (run periodically by the server). */
+  async sweep(limit = 500): Promise<number> {
+    const before = iso(new Date(this.clock.now().getTime() - GRACE_MS));
+    const ids = await this.attempts.expiredOpen(before, limit);
+    for (const id of ids) {
+      await this.uow.run(async () => {
+        const a = await this.attempts.find(id);
+        if (a && a.finished_at === null && a.expires_at !== null) await this.finishRow(a, a.expires_at);
+      });
+    }
+    return ids.length;
+  }
+}
