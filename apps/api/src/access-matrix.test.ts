@@ -170,6 +170,12 @@ const RULES: Record<string, Rule> = {
     ok: 404,
     path: '/api/courses/999999/tests/1/1/result',
   },
+  'GET /api/profile': { access: 'authenticated', ok: 200 },
+  'POST /api/profile/change-password': {
+    access: 'authenticated',
+    ok: 422,
+    body: { old_password: 'x', new_password: 'y', new_password_confirmation: 'z' },
+  },
   'GET /api/user/courses': { access: 'authenticated', ok: 200 },
   'GET /api/user/started-lessons': { access: 'authenticated', ok: 200 },
   'GET /storage/*': { access: 'authenticated', ok: 404, path: '/storage/none.png' },

@@ -37,6 +37,8 @@ import { attemptRoutes } from './modules/attempts/routes.js';
 import { AttemptsRepository } from './modules/attempts/repository.js';
 import { AttemptsService } from './modules/attempts/service.js';
 import { learningRoutes } from './modules/learning/routes.js';
+import { profileRoutes } from './modules/profile/routes.js';
+import { ProfileService } from './modules/profile/service.js';
 import { LearningService } from './modules/learning/service.js';
 import { uploadRoutes } from './modules/files/uploadRoutes.js';
 import { Uploads } from './modules/files/uploads.js';
@@ -265,6 +267,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(learningRoutes(learning));
   const attempts = new AttemptsService(uow, new AttemptsRepository(uow), testsRepo, learning, clock);
   await app.register(attemptRoutes({ attempts, authoring }));
+  await app.register(profileRoutes(new ProfileService(users, credentials, limiter, clock)));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
   await app.register(
     storageRoutes({

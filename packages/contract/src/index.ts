@@ -6,3 +6,4 @@ export * from './settings.js';
 export * from './catalogue.js';
 export * from './constructor.js';
 export * from './learning.js';
+export * from './profile.js';

@@ -142,6 +142,17 @@ export class UsersRepository {
       .execute();
   }
 
+  /** The stored hash, for a check of the user's own old password. */
+  async passwordHash(id: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row?.password_hash;
+  }
+
   async setPasswordHash(id: number, passwordHash: string, now: string): Promise<void> {
     await this.db
       .updateTable('users')

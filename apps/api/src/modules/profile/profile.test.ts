@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MINUTE } from '../../platform/clock.js';
+import {
+  Client,
+  clientAs,
+  createDepartment,
+  createTestApp,
+  dialectName,
+  type TestContext,
+} from '../../test/harness.js';
+
+describe(`profile (${dialectName})`, () => {
+  let ctx: TestContext;
+  beforeEach(async () => {
+    ctx = await createTestApp();
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  it("reads the user's own record", async () => {
+    const dep = await createDepartment(ctx.db, 'Бухгалтерия');
+    const { client, user } = await clientAs(ctx, 'learner', {
+      department_id: dep,
+      first_name: 'Анна',
+      last_name: 'Смирнова',
+    });
+    const res = await client.get('/api/profile');
+    expect(res.json()).toEqual({
+      result: { success: true },
+      data: {
+        id: user.id,
+        first_name: 'Анна',
+        last_name: 'Смирнова',
+        role: { name: 'Ученик' },
+        department: { name: 'Бухгалтерия' },
+        position: null,
+        email: user.email,
+      },
+    });
+    expect((await new Client(ctx.app).get('/api/profile')).statusCode).toBe(401);
+  });
+
+  it('changes the password: this session stays, the others end, the old password stops working', async () => {
+    const { client, user } = await clientAs(ctx, 'learner');
+    const other = new Client(ctx.app);
+    await other.signIn(user.email, user.password);
+    const body = {
+      old_password: user.password,
+      new_password: 'Новый-пароль-1',
+      new_password_confirmation: 'Новый-пароль-1',
+    };
+    const res = await client.post('/api/profile/change-password', body);
+    expect(res.json().result).toEqual({ success: true, message: 'Пароль успешно изменён' });
+    expect((await client.get('/api/profile')).statusCode).toBe(200);
+    expect((await other.get('/api/profile')).statusCode).toBe(401);
+    expect(
+      (await new Client(ctx.app).post('/login', { login: user.email, password: user.password, remember: false }))
+        .statusCode,
+    ).toBe(422);
+    await new Client(ctx.app).signIn(user.email, 'Новый-пароль-1');
+  });
+
+  it('refuses a wrong old password, a short, mismatched, unchanged or login-like new one; 429 after 5 wrong tries', async () => {
+    const { client, user } = await clientAs(ctx, 'learner');
+    const change = (old_password: string, new_password: string, new_password_confirmation = new_password) =>
+      client.post('/api/profile/change-password', { old_password, new_password, new_password_confirmation });
+    const cases: [string, Awaited<ReturnType<typeof change>>][] = [
+      ['Подтверждение пароля не совпадает', await change(user.password, 'Длинный-пароль-1', 'Другой-пароль-1')],
+      ['Новый пароль должен содержать не менее 8 символов', await change(user.password, 'Кор-1')],
+      ['Новый пароль должен отличаться от старого', await change(user.password, user.password)],
+      ['Пароль не должен совпадать с логином', await change(user.password, user.email)],
+      ['Заполните все поля пароля', await change('', 'Длинный-пароль-1')],
+    ];
+    for (const [message, res] of cases) expect([res.statusCode, res.json().result.message]).toEqual([422, message]);
+    for (let i = 0; i < 5; i++) {
+      const wrong = await change('не-тот-пароль', 'Длинный-пароль-1');
+      expect([wrong.statusCode, wrong.json().result.message]).toEqual([422, 'Неверный текущий пароль']);
+    }
+    expect((await change(user.password, 'Длинный-пароль-1')).statusCode).toBe(429);
+    ctx.clock.advance(MINUTE);
+    expect((await change(user.password, 'Длинный-пароль-1')).statusCode).toBe(200);
+  });
+});

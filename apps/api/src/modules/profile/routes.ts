@@ -1,0 +1,47 @@
+import {
+  PROFILE_MESSAGES as P,
+  changePasswordRequest,
+  errorResponse,
+  profileResponse,
+  successResponse,
+} from '@lms/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { unauthorized } from '../../platform/errors.js';
+import type { ProfileService } from './service.js';
+
+const tags = ['profile'];
+
+/** The profile page's calls (spec 02 §7). */
+export const profileRoutes =
+  (profile: ProfileService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/profile',
+      {
+        config: { access: 'authenticated', name: 'api.profile' },
+        schema: { tags, response: { 200: profileResponse, 401: errorResponse, 404: errorResponse } },
+      },
+      async (request) => {
+        const user = await request.requireUser();
+        return { result: { success: true as const }, data: await profile.profile(user.id) };
+      },
+    );
+
+    app.post(
+      '/api/profile/change-password',
+      {
+        config: { access: 'authenticated', name: 'api.profile.change-password' },
+        schema: {
+          tags,
+          body: changePasswordRequest,
+          response: { 200: successResponse, 401: errorResponse, 422: errorResponse, 429: errorResponse },
+        },
+      },
+      async (request) => {
+        const session = await request.currentSession();
+        if (!session) throw unauthorized();
+        await profile.changePassword(session.user, session.sessionId, request.body);
+        return { result: { success: true as const, message: P.changed } };
+      },
+    );
+  };

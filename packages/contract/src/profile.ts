@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** GET /api/profile (spec 02 §3 "Profile"): the profile in a top-level `data`. */
+export const profile = z.object({
+  id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  role: z.object({ name: z.string() }).nullable(),
+  department: z.object({ name: z.string() }).nullable(),
+  position: z.string().nullable(),
+  email: z.string(),
+});
+export type Profile = z.infer<typeof profile>;
+export const profileResponse = z.object({ result: z.object({ success: z.literal(true) }), data: profile });
+
+export const PASSWORD_MIN = 8;
+/** POST /api/profile/change-password */
+export const changePasswordRequest = z.object({
+  old_password: z.string().min(1, 'Заполните все поля пароля').max(200),
+  new_password: z.string().min(1, 'Заполните все поля пароля').max(200),
+  new_password_confirmation: z.string().min(1, 'Заполните все поля пароля').max(200),
+});
+
+export const PROFILE_MESSAGES = {
+  changed: 'Пароль успешно изменён',
+  wrongOld: 'Неверный текущий пароль',
+  mismatch: 'Подтверждение пароля не совпадает',
+  tooShort: `Новый пароль должен содержать не менее ${PASSWORD_MIN} символов`,
+  sameAsOld: 'Новый пароль должен отличаться от старого',
+  sameAsLogin: 'Пароль не должен совпадать с логином',
+  tooMany: 'Слишком много попыток. Попробуйте через минуту.',
+} as const;
