@@ -176,6 +176,13 @@ const RULES: Record<string, Rule> = {
     ok: 422,
     body: { old_password: 'x', new_password: 'y', new_password_confirmation: 'z' },
   },
+  'GET /api/analytics/users': { access: 'analytics.view', ok: 200 },
+  'GET /api/analytics/users/:id': { access: 'analytics.view', ok: 404, path: '/api/analytics/users/999999' },
+  'GET /api/analytics/courses/:courseId/user/:userId': {
+    access: 'analytics.view',
+    ok: 404,
+    path: '/api/analytics/courses/1/user/999999',
+  },
   'GET /api/user/courses': { access: 'authenticated', ok: 200 },
   'GET /api/user/started-lessons': { access: 'authenticated', ok: 200 },
   'GET /storage/*': { access: 'authenticated', ok: 404, path: '/storage/none.png' },

@@ -37,6 +37,8 @@ import { attemptRoutes } from './modules/attempts/routes.js';
 import { AttemptsRepository } from './modules/attempts/repository.js';
 import { AttemptsService } from './modules/attempts/service.js';
 import { learningRoutes } from './modules/learning/routes.js';
+import { analyticsRoutes } from './modules/analytics/routes.js';
+import { AnalyticsService } from './modules/analytics/service.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { ProfileService } from './modules/profile/service.js';
 import { LearningService } from './modules/learning/service.js';
@@ -268,6 +270,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const attempts = new AttemptsService(uow, new AttemptsRepository(uow), testsRepo, learning, clock);
   await app.register(attemptRoutes({ attempts, authoring }));
   await app.register(profileRoutes(new ProfileService(users, credentials, limiter, clock)));
+  await app.register(analyticsRoutes(new AnalyticsService(users, courses, catalogueRepo, engine)));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
   await app.register(
     storageRoutes({

@@ -7,3 +7,4 @@ export * from './catalogue.js';
 export * from './constructor.js';
 export * from './learning.js';
 export * from './profile.js';
+export * from './analytics.js';

@@ -7,6 +7,7 @@ export interface UserRecord {
   email: string;
   position: string | null;
   last_activity_at: string | null;
+  photo_path: string | null;
   department_id: number | null;
   department_name: string | null;
   role_id: number;
@@ -43,6 +44,7 @@ export class UsersRepository {
         'users.email',
         'users.position',
         'users.last_activity_at',
+        'users.photo_path',
         'users.department_id',
         'departments.name as department_name',
         'users.role_id',
@@ -54,6 +56,16 @@ export class UsersRepository {
 
   list(): Promise<UserRecord[]> {
     return this.base().orderBy('users.last_name').orderBy('users.first_name').orderBy('users.id').execute();
+  }
+
+  /** Live users of a department, by name. */
+  inDepartment(departmentId: number): Promise<UserRecord[]> {
+    return this.base()
+      .where('users.department_id', '=', departmentId)
+      .orderBy('users.last_name')
+      .orderBy('users.first_name')
+      .orderBy('users.id')
+      .execute();
   }
 
   find(id: number): Promise<UserRecord | undefined> {
