@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, createTestApp, dialectName, type TestContext } from '../test/harness.js';
+import { DEMO_PASSWORD, loadDemo } from './seed.js';
+
+/** The demo company opens everywhere: every course in the constructor, every lesson and test for a learner. */
+describe(`demo data in the constructor and the learner pages (${dialectName})`, () => {
+  let ctx: TestContext;
+  let author: Client;
+  let learner: Client;
+  beforeAll(async () => {
+    ctx = await createTestApp({ LOGIN_DOMAIN: 'company.ru' });
+    await loadDemo(ctx.db.kysely, ctx.config, ctx.clock);
+    author = new Client(ctx.app);
+    await author.signIn('author@company.ru', DEMO_PASSWORD);
+    learner = new Client(ctx.app);
+    await learner.signIn('learner@company.ru', DEMO_PASSWORD);
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it('opens every course, module, lesson, test and question list in the constructor', async () => {
+    const courses = await ctx.db.kysely.selectFrom('courses').select('id').execute();
+    expect(courses.length).toBeGreaterThan(0);
+    for (const { id } of courses) {
+      expect((await author.get(`/api/courses/${id}`)).statusCode).toBe(200);
+      const modules = (await author.get(`/api/courses/${id}/modules`)).json().result.items as {
+        lessons: { id: number }[];
+        tests: { id: number }[];
+      }[];
+      for (const m of modules) {
+        for (const l of m.lessons) {
+          const res = await author.get(`/api/courses/${id}/lessons/${l.id}`);
+          expect([l.id, res.statusCode]).toEqual([l.id, 200]);
+          // What the editor loads, it can save back unchanged.
+          const blocks = res.json().result.lesson.contents as Record<string, unknown>[];
+          const saved = await author.put(`/api/courses/${id}/lessons/${l.id}/contents`, { contents: blocks });
+          expect([l.id, saved.statusCode, saved.json().result.message]).toEqual([
+            l.id,
+            200,
+            'Изменения успешно сохранены',
+          ]);
+        }
+        for (const t of m.tests) {
+          expect((await author.get(`/api/courses/${id}/tests/${t.id}`)).statusCode).toBe(200);
+          expect((await author.get(`/api/admin/tests/${t.id}/questions`)).statusCode).toBe(200);
+        }
+      }
+    }
+  });
+
+  it("opens every course of the learner's home page, its lessons and tests", async () => {
+    const categories = (await learner.get('/api/user/courses')).json().result.categories as {
+      items: { id: number }[];
+    }[];
+    const ids = categories.flatMap((c) => c.items.map((i) => i.id));
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      const modules = (await learner.get(`/api/courses/${id}/modules-structured`)).json().result.modules as {
+        lessonsList: { id: number; type: string }[];
+      }[];
+      for (const item of modules.flatMap((m) => m.lessonsList)) {
+        const url =
+          item.type === 'lesson'
+            ? `/api/courses/${id}/lessons/${item.id}/contents`
+            : `/api/courses/${id}/tests/${item.id}`;
+        const res = await learner.get(url);
+        expect([url, res.statusCode]).toEqual([url, 200]);
+        expect(res.body).not.toContain('is_correct');
+      }
+    }
+  });
+});
