@@ -1,11 +1,59 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { startScreenChunks } from './build/chunks.ts';
 
 const api = process.env.API_URL ?? 'http://127.0.0.1:3000';
+const chunks = startScreenChunks();
+
+/** Text files worth compressing; fonts (woff2), images and source maps are left alone. */
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|webmanifest)$/;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
+/**
+ * Writes `<file>.br` (brotli, best quality) and `<file>.gz` (gzip -9) next to every text file of the
+ * build, where that saves anything; the API server sends them with Content-Encoding
+ * (apps/api/src/platform/webClient.ts), so no request pays for compression.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'lms:precompress',
+    apply: 'build',
+    // After the last chunk is written (public/ files are copied before), so every file is there.
+    writeBundle: {
+      sequential: true,
+      order: 'post',
+      handler(options) {
+        if (!options.dir) return;
+        for (const file of filesUnder(options.dir).filter((f) => COMPRESSIBLE.test(f))) {
+          const data = readFileSync(file);
+          const br = brotliCompressSync(data, {
+            params: {
+              [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+              [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+              [zlib.BROTLI_PARAM_SIZE_HINT]: data.length,
+            },
+          });
+          const gz = gzipSync(data, { level: 9 });
+          if (br.length < data.length) writeFileSync(`${file}.br`, br);
+          if (gz.length < data.length) writeFileSync(`${file}.gz`, gz);
+        }
+      },
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), chunks.plugin, precompress()],
   resolve: {
     alias: {
       '@lms/contract': fileURLToPath(new URL('../../packages/contract/src/index.ts', import.meta.url)),
@@ -22,7 +70,13 @@ export default defineConfig({
       '/docs': api,
     },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    // Every browser the product supports has modulepreload; the polyfill would only add bytes.
+    modulePreload: { polyfill: false },
+    rolldownOptions: { output: { codeSplitting: chunks.codeSplitting } },
+  },
   test: {
     name: 'web',
     environment: 'jsdom',

@@ -12,12 +12,30 @@ import './app/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { createQueryClient } from './app/queryClient';
+import { createAppRouter, prefetchFirstScreen } from './app/router';
+
+// After a deploy, an open page may ask for a lazy screen of the previous build, which is gone (404):
+// load the new build once instead of showing an error. Not again within a minute, so it cannot loop.
+window.addEventListener('vite:preloadError', (event) => {
+  const key = 'lms:reloaded-for-new-build';
+  const last = Number(sessionStorage.getItem(key) ?? 0);
+  if (Date.now() - last < 60_000) return;
+  sessionStorage.setItem(key, String(Date.now()));
+  event.preventDefault();
+  window.location.reload();
+});
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Root element #root is missing');
 
+// Before the first render: the first screen's calls and code start loading while React starts.
+const queryClient = createQueryClient();
+prefetchFirstScreen(queryClient, window.location.pathname);
+const router = createAppRouter();
+
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <App queryClient={queryClient} router={router} />
   </StrictMode>,
 );

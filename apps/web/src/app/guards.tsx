@@ -1,5 +1,5 @@
 import { Navigate, Outlet } from 'react-router';
-import { useSession } from '../features/auth/session';
+import { useSession } from '../shared/session';
 import { FullPageLoader } from '../shared/FullPageLoader';
 
 /** Protected routes: a spinner while the session loads, /login when not authenticated. */

@@ -1,8 +1,7 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
-import { TOAST_DURATION } from '../shared/toast';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { createQueryClient } from './queryClient';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -14,11 +13,29 @@ interface ProvidersProps {
   env?: 'default' | 'test';
 }
 
+const Toasts = lazy(() => import('./Toasts'));
+
+/**
+ * The toast container and its animations are loaded with the first toast, so the first screen does
+ * not wait for them; toasts shown before it arrives wait in the store. Tests mount it at once.
+ */
+function ToastsWhenNeeded({ eager }: { eager: boolean }) {
+  const { notifications, queue } = useNotifications();
+  const [mounted, setMounted] = useState(eager);
+  if (!mounted && (notifications.length > 0 || queue.length > 0)) setMounted(true);
+  if (!mounted) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toasts />
+    </Suspense>
+  );
+}
+
 export function Providers({ children, queryClient, env = 'default' }: ProvidersProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" env={env}>
-      <Notifications position="top-right" autoClose={TOAST_DURATION} zIndex={250} className="app-notifications" />
+      <ToastsWhenNeeded eager={env === 'test'} />
       <QueryClientProvider client={client}>{children}</QueryClientProvider>
     </MantineProvider>
   );

@@ -1,8 +1,10 @@
 import type { ComponentType } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
-import { useSession } from '../features/auth/session';
+import { startedLessonsQuery, userCoursesQuery } from '../features/home/queries';
+import { sessionQuery, useSession } from '../shared/session';
 import { FullPageLoader } from '../shared/FullPageLoader';
-import { useZiggy } from '../shared/ziggy';
+import { useZiggy, ziggyQuery } from '../shared/ziggy';
 import { RedirectIfAuthenticated, RequireAuth } from './guards';
 import { RouteError } from './RouteError';
 
@@ -26,19 +28,22 @@ function Root() {
 const protectedScreens: RouteObject[] = [
   { index: true, ...screen(() => import('../features/home/HomePage')) },
   { path: 'management', ...screen(() => import('../features/catalogue/CataloguePage')) },
-  { path: 'management/constructor/:courseId', ...screen(placeholder) },
+  { path: 'management/constructor/:courseId', ...screen(() => import('../features/constructor/ConstructorPage')) },
   { path: 'management/constructor/:courseId/settings', ...screen(placeholder) },
   { path: 'management/constructor/:courseId/test/:testId', ...screen(placeholder) },
-  { path: 'management/constructor/:courseId/:lessonId', ...screen(placeholder) },
-  { path: 'courses/:courseId', ...screen(placeholder) },
-  { path: 'courses/:courseId/lesson/:lessonId', ...screen(placeholder) },
+  {
+    path: 'management/constructor/:courseId/:lessonId',
+    ...screen(() => import('../features/constructor/ConstructorPage')),
+  },
+  { path: 'courses/:courseId', ...screen(() => import('../features/learning/CoursePage')) },
+  { path: 'courses/:courseId/lesson/:lessonId', ...screen(() => import('../features/learning/LessonPage')) },
   { path: 'courses/:courseId/test/:testId', ...screen(placeholder) },
   { path: 'courses/:courseId/test/:testId/:attemptId', ...screen(placeholder) },
   { path: 'courses/:courseId/test/:testId/:attemptId/result', ...screen(placeholder) },
   { path: 'settings', ...screen(() => import('../features/settings/UsersPage')) },
   { path: 'settings/departments', ...screen(() => import('../features/settings/DepartmentsPage')) },
   { path: 'settings/groups', ...screen(() => import('../features/settings/GroupsPage')) },
-  { path: 'profile', ...screen(placeholder) },
+  { path: 'profile', ...screen(() => import('../features/profile/ProfilePage')) },
   { path: 'analytics', ...screen(placeholder) },
 ];
 
@@ -69,6 +74,26 @@ export const routes: RouteObject[] = [
   },
 ];
 
+/**
+ * The calls of the first screen, started before its code has loaded (the router renders nothing
+ * until then): the route table and the session check, and for a signed-in user at '/' the home
+ * page's two lists. Screens read them from the cache.
+ */
+export function prefetchFirstScreen(queryClient: QueryClient, path: string): void {
+  void queryClient.prefetchQuery(ziggyQuery);
+  queryClient
+    .fetchQuery(sessionQuery)
+    .then((user) => {
+      if (!user.authenticated || path !== '/') return;
+      void queryClient.prefetchQuery(userCoursesQuery);
+      void queryClient.prefetchQuery(startedLessonsQuery);
+    })
+    .catch(() => {}); // the guards show the session's own state
+}
+
+/** The browser router; creating it starts loading the code of the current address's screens. */
 export function createAppRouter() {
   return createBrowserRouter(routes);
 }
+
+export type AppRouter = ReturnType<typeof createAppRouter>;

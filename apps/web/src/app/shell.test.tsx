@@ -1,22 +1,15 @@
 import type { AuthUser } from '@lms/contract';
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { browser } from '../lib/browser';
+import { guestUser } from '../shared/session';
 import { adminUser, menuItems } from '../test/fixtures';
 import { mockHttp, testConfig, testZiggy, type MockReply } from '../test/http';
-import { renderRoutes, resetToasts } from '../test/render';
+import { preloadRoutes, renderRoutes, resetToasts } from '../test/render';
 import { routes } from './router';
+import { setupUser } from '../test/user';
 
-const guest: AuthUser = {
-  authenticated: false,
-  id: null,
-  name: '',
-  email: '',
-  role: null,
-  roles_ru: '',
-  permissions: [],
-};
+const guest = guestUser;
 
 const socialLinks = [
   { id: 1, name: 'Telegram', link: 'https://t.me/company', icon: 'telegram' },
@@ -27,6 +20,10 @@ const socialLinks = [
 let restore: () => void = () => {};
 let navigate: MockInstance<typeof browser.navigate>;
 let reload: MockInstance<typeof browser.reload>;
+
+// Every screen's module is loaded once before the tests, not by the first test that opens it (the
+// loading is set-up, not what is tested, so it gets the time a cold module graph needs on a busy machine).
+beforeAll(() => preloadRoutes(routes), 30_000);
 
 beforeEach(() => {
   navigate = vi.spyOn(browser, 'navigate').mockImplementation(() => {});
@@ -50,7 +47,7 @@ function setup(path: string, opts: { user?: AuthUser | MockReply; logout?: MockR
   });
   restore = mock.restore;
   const view = renderRoutes(routes, path);
-  return { ...view, requests: mock.requests, ue: userEvent.setup() };
+  return { ...view, requests: mock.requests, ue: setupUser() };
 }
 
 describe('main layout and route guards', () => {

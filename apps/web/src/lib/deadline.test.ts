@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deadlineText, deadlineTone, parseDeadline } from './deadline';
+import { courseDeadline, deadlineText, deadlineTone, parseDeadline } from './deadline';
 
 // Local time, as the browser shows it.
 const now = new Date(2026, 2, 10, 12, 0);
@@ -47,11 +47,38 @@ describe('deadlineText', () => {
 });
 
 describe('deadlineTone', () => {
-  it('is red when past or overdue, orange when almost overdue', () => {
-    expect(deadlineTone(inDays(-1), 'in_order', now)).toBe('overdue');
-    expect(deadlineTone(inDays(3), 'overdue', now)).toBe('overdue');
-    expect(deadlineTone(inDays(2), 'almost_overdue', now)).toBe('almost_overdue');
-    expect(deadlineTone(inDays(20), 'in_order', now)).toBe('normal');
-    expect(deadlineTone(inDays(20), undefined, now)).toBe('normal');
+  it("follows the server's status only", () => {
+    expect(deadlineTone('overdue')).toBe('overdue');
+    expect(deadlineTone('almost_overdue')).toBe('almost_overdue');
+    expect(deadlineTone('in_order')).toBe('normal');
+    expect(deadlineTone(null)).toBe('normal');
+    expect(deadlineTone(undefined)).toBe('normal');
+  });
+});
+
+describe('courseDeadline', () => {
+  it("says 'Просрочено' (red) when the server says overdue, even before the local clock does", () => {
+    expect(courseDeadline(inDays(-1), 'overdue', now)).toEqual({ text: 'Просрочено', tone: 'overdue', overdue: true });
+    expect(courseDeadline(inDays(3), 'overdue', now)).toEqual({ text: 'Просрочено', tone: 'overdue', overdue: true });
+  });
+
+  it('shows nothing for a passed deadline the server does not call overdue (completed in time)', () => {
+    expect(courseDeadline(inDays(-1), 'in_order', now)).toBeNull();
+    expect(courseDeadline(inDays(-1), null, now)).toBeNull();
+  });
+
+  it('gives the days left, coloured by the status', () => {
+    expect(courseDeadline(inDays(2), 'almost_overdue', now)).toEqual({
+      text: '2 дня',
+      tone: 'almost_overdue',
+      overdue: false,
+    });
+    expect(courseDeadline(inDays(20), 'in_order', now)).toEqual({ text: '20 дней', tone: 'normal', overdue: false });
+    expect(courseDeadline(inDays(0, 1), undefined, now)).toEqual({ text: 'Сегодня', tone: 'normal', overdue: false });
+  });
+
+  it('gives null for no or an invalid deadline', () => {
+    expect(courseDeadline(null, 'overdue', now)).toBeNull();
+    expect(courseDeadline('скоро', 'in_order', now)).toBeNull();
   });
 });

@@ -55,16 +55,36 @@ export function deadlineText(value: string | number | Date | null | undefined, n
 }
 
 /**
- * The colour of a deadline: red when it has passed (or the server says overdue), orange when the
- * server says almost overdue, neutral otherwise.
+ * The colour of a deadline, from the server's status only (DESIGN §6 "Deadlines"): red when
+ * overdue, orange when almost overdue, otherwise neutral. The local clock never makes it red.
  */
-export function deadlineTone(
-  value: string | number | Date | null | undefined,
-  status?: DeadlineStatus,
-  now: Date = new Date(),
-): DeadlineTone {
-  const date = parseDeadline(value);
-  if ((date && date.getTime() < now.getTime()) || status === 'overdue') return 'overdue';
+export function deadlineTone(status: DeadlineStatus): DeadlineTone {
+  if (status === 'overdue') return 'overdue';
   if (status === 'almost_overdue') return 'almost_overdue';
   return 'normal';
+}
+
+/** What a course card shows of its deadline: the text after 'Осталось' (or 'Просрочено') and its colour. */
+export interface CourseDeadline {
+  text: string;
+  tone: DeadlineTone;
+  overdue: boolean;
+}
+
+/**
+ * A course's deadline as a card shows it. Whether it is overdue is the server's word
+ * (`deadline_status`); the date only gives the days left. A deadline that has passed while the
+ * server does not call it overdue (the course was completed in time) is not shown at all, so a
+ * completed course never reads 'Просрочено'. No or an invalid deadline gives null.
+ */
+export function courseDeadline(
+  value: string | number | Date | null | undefined,
+  status: DeadlineStatus,
+  now: Date = new Date(),
+): CourseDeadline | null {
+  const text = deadlineText(value, now);
+  if (text === null) return null;
+  if (status === 'overdue') return { text: TEXT_OVERDUE, tone: 'overdue', overdue: true };
+  if (text === TEXT_OVERDUE) return null;
+  return { text, tone: deadlineTone(status), overdue: false };
 }

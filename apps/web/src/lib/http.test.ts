@@ -1,6 +1,6 @@
 import { AxiosError, type AxiosResponse } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { browser } from '../lib/browser';
+import { browser } from './browser';
 import { mockHttp } from '../test/http';
 import { http, onResponseError, type RetryableRequestConfig } from './http';
 

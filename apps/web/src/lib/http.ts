@@ -1,5 +1,5 @@
 import axios, { isAxiosError, type InternalAxiosRequestConfig } from 'axios';
-import { browser } from '../lib/browser';
+import { browser } from './browser';
 
 /** Marks a request whose 401 already sent the browser to /login (spec 01 §2.2). */
 export interface RetryableRequestConfig extends InternalAxiosRequestConfig {

@@ -8,16 +8,9 @@ import {
   IconUser,
   IconUsersGroup,
 } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import {
-  DEADLINE_PREFIX,
-  TEXT_OVERDUE,
-  deadlineText,
-  deadlineTone,
-  type DeadlineStatus,
-  type DeadlineTone,
-} from '../lib/deadline';
+import { DEADLINE_PREFIX, courseDeadline, type DeadlineStatus, type DeadlineTone } from '../lib/deadline';
 import classes from './CourseCard.module.css';
 import placeholderImage from './images/course-placeholder.svg';
 
@@ -82,12 +75,23 @@ function Counter({ icon, label, value }: { icon: ReactNode; label: string; value
   );
 }
 
+/** 'X/Y лекций' or 'X/Y тестов' with its icon. */
+function ItemCount({ icon, text }: { icon: ReactNode; text: string }) {
+  return (
+    <Group gap={4} wrap="nowrap" c="dimmed">
+      {icon}
+      <Text size="sm" c="dark.5">
+        {text}
+      </Text>
+    </Group>
+  );
+}
+
 function Deadline({ course, now }: { course: CourseCardCourse; now?: Date | undefined }) {
-  const text = deadlineText(course.deadline, now);
-  if (!text) return null;
-  const tone = deadlineTone(course.deadline, course.deadline_status, now);
+  const deadline = courseDeadline(course.deadline, course.deadline_status, now);
+  if (!deadline) return null;
+  const { text, tone, overdue } = deadline;
   const color = TONE_COLOR[tone];
-  const overdue = text === TEXT_OVERDUE;
   return (
     <Group gap={6} wrap="nowrap" data-deadline-tone={tone} data-testid="course-deadline">
       <Text c={color ?? 'dimmed'} lh={0}>
@@ -125,8 +129,9 @@ interface CourseCardProps {
  * A course card linking to the course's url (spec 01 §2.7, §9; spec 03 §2.3): image or the
  * placeholder, name, group and student counts, 'Осталось …' deadline, 'X/Y лекций' and
  * 'X/Y тестов' when there are any, a progress bar with percent when above 0, 'Курс пройден'.
+ * Memoised: a list redrawn on each keystroke of its search does not redraw the cards it keeps.
  */
-export function CourseCard({ course, badge, now }: CourseCardProps) {
+export const CourseCard = memo(function CourseCard({ course, badge, now }: CourseCardProps) {
   const showLessons = course.lessons.total > 0;
   const showTests = course.test.total > 0;
   return (
@@ -157,20 +162,13 @@ export function CourseCard({ course, badge, now }: CourseCardProps) {
         {showLessons || showTests ? (
           <Group gap="md">
             {showLessons ? (
-              <Group gap={4} wrap="nowrap" c="dimmed">
-                <IconBook2 size={16} aria-hidden="true" />
-                <Text size="sm" c="dark.5">
-                  {COURSE_TEXTS.lessons(course.lessons)}
-                </Text>
-              </Group>
+              <ItemCount
+                icon={<IconBook2 size={16} aria-hidden="true" />}
+                text={COURSE_TEXTS.lessons(course.lessons)}
+              />
             ) : null}
             {showTests ? (
-              <Group gap={4} wrap="nowrap" c="dimmed">
-                <IconListCheck size={16} aria-hidden="true" />
-                <Text size="sm" c="dark.5">
-                  {COURSE_TEXTS.tests(course.test)}
-                </Text>
-              </Group>
+              <ItemCount icon={<IconListCheck size={16} aria-hidden="true" />} text={COURSE_TEXTS.tests(course.test)} />
             ) : null}
           </Group>
         ) : null}
@@ -210,7 +208,7 @@ export function CourseCard({ course, badge, now }: CourseCardProps) {
       </Stack>
     </Card>
   );
-}
+});
 
 /** A responsive grid of course cards: 1 column on phones up to 4 on wide screens. */
 export function CourseGrid({ children }: { children: ReactNode }) {

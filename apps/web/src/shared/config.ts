@@ -1,18 +1,21 @@
-import type { PublicConfig } from '@lms/contract';
-import { useQuery } from '@tanstack/react-query';
-import { http } from '../app/http';
+import { publicConfigResponse, type PublicConfig } from '@lms/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { parseAnswer } from '../lib/answer';
+import { http } from '../lib/http';
 
 export const configQueryKey = ['config'] as const;
 
 /** GET /api/config (public): company name and the corporate login domain. Never hard-coded. */
+export const publicConfigQuery = queryOptions({
+  queryKey: configQueryKey,
+  queryFn: async (): Promise<PublicConfig> => parseAnswer(publicConfigResponse, (await http.get('/api/config')).data),
+  staleTime: Infinity,
+  gcTime: Infinity,
+  retry: 2,
+});
+
 export function usePublicConfig() {
-  return useQuery({
-    queryKey: configQueryKey,
-    queryFn: async () => (await http.get<PublicConfig>('/api/config')).data,
-    staleTime: Infinity,
-    gcTime: Infinity,
-    retry: 2,
-  });
+  return useQuery(publicConfigQuery);
 }
 
 /** The fixed suffix ({host}) shown after the mailbox part: '@' + login_domain, or '' if unknown. */

@@ -1,44 +1,36 @@
-import type { Ziggy } from '@lms/contract';
-import { useQuery } from '@tanstack/react-query';
-import { http } from '../app/http';
+import { ziggyResponse, type Ziggy } from '@lms/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { http } from '../lib/http';
 
 export const ziggyQueryKey = ['ziggy'] as const;
 
-function isZiggy(data: unknown): data is Ziggy {
-  return (
-    typeof data === 'object' &&
-    data !== null &&
-    'routes' in data &&
-    typeof data.routes === 'object' &&
-    data.routes !== null
-  );
-}
-
 /**
  * GET /ziggy: the server's named-route table, loaded once on start (spec 01 §4, §7).
- * A failure leaves it null and is only logged; the user sees no message (spec 01 §8).
+ * A failure, or an answer that is not a route table, leaves it null and is only logged; the user
+ * sees no message (spec 01 §8).
  */
 export async function fetchZiggy(): Promise<Ziggy | null> {
   try {
-    const { data } = await http.get<unknown>('/ziggy');
-    if (!isZiggy(data)) throw new Error('routes missing');
-    return data;
+    const parsed = ziggyResponse.safeParse((await http.get<unknown>('/ziggy')).data);
+    if (!parsed.success) throw new Error('routes missing');
+    return parsed.data;
   } catch {
     console.error('Ошибка при получении маршрутов');
     return null;
   }
 }
 
+export const ziggyQuery = queryOptions({
+  queryKey: ziggyQueryKey,
+  queryFn: fetchZiggy,
+  staleTime: Infinity,
+  gcTime: Infinity,
+  retry: false,
+});
+
 /** The route table: `undefined` while loading, `null` when it failed, else the table. */
 export function useZiggy(): Ziggy | null | undefined {
-  const { data } = useQuery({
-    queryKey: ziggyQueryKey,
-    queryFn: fetchZiggy,
-    staleTime: Infinity,
-    gcTime: Infinity,
-    retry: false,
-  });
-  return data;
+  return useQuery(ziggyQuery).data;
 }
 
 /** Absolute path of a named route ('/' + uri), or null when the table lacks it. */

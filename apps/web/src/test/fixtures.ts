@@ -1,4 +1,4 @@
-import type { AuthUser, MenuItem } from '@lms/contract';
+import type { AuthUser, HomeCourse, MenuItem } from '@lms/contract';
 
 export const adminUser: AuthUser = {
   authenticated: true,
@@ -9,6 +9,33 @@ export const adminUser: AuthUser = {
   roles_ru: 'Администратор',
   permissions: ['learning', 'profile', 'settings.manage'],
 };
+
+export const learnerUser: AuthUser = {
+  authenticated: true,
+  id: 7,
+  name: 'Смирнов Алексей',
+  email: 'learner@company.ru',
+  role: 'learner',
+  roles_ru: 'Ученик',
+  permissions: ['learning', 'profile'],
+};
+
+/** A course card as the home list and the catalogue send it: no counts, deadline or progress. */
+export function courseCard(over: Partial<HomeCourse> & Pick<HomeCourse, 'id' | 'name'>): HomeCourse {
+  return {
+    image: null,
+    url: `/courses/${over.id}`,
+    groups: 0,
+    students: 0,
+    deadline: null,
+    deadline_status: null,
+    lessons: { total: 0, completed: 0 },
+    test: { total: 0, completed: 0 },
+    progress: 0,
+    complete: false,
+    ...over,
+  };
+}
 
 export const menuItems: MenuItem[] = [
   { name: 'Главная', link: '/', icon: 'home', 'icon-active': 'home-active' },

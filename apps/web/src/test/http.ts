@@ -5,7 +5,7 @@ import {
   type AxiosResponse,
   type InternalAxiosRequestConfig,
 } from 'axios';
-import { http } from '../app/http';
+import { http } from '../lib/http';
 
 export interface RecordedRequest {
   method: string;

@@ -39,6 +39,23 @@ function LocationProbe() {
   return <div data-testid="location">{pathname}</div>;
 }
 
+/**
+ * Loads the module of every lazy (code-split) route up front, for a `beforeAll`. Otherwise the
+ * first test to open a screen also waits for its module to be transformed and evaluated, which on a
+ * busy machine can outlast a `findBy` (1 s) or the test's own time limit.
+ */
+export async function preloadRoutes(routes: RouteObject[]): Promise<void> {
+  const loads: Promise<unknown>[] = [];
+  const visit = (list: RouteObject[]) => {
+    for (const route of list) {
+      if (typeof route.lazy === 'function') loads.push(route.lazy());
+      if (route.children) visit(route.children);
+    }
+  };
+  visit(routes);
+  await Promise.all(loads);
+}
+
 export function resetToasts(): void {
   notifications.clean();
 }

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 // Polyfills Mantine needs in jsdom.
@@ -28,6 +28,12 @@ class ResizeObserverStub {
   disconnect(): void {}
 }
 window.ResizeObserver = ResizeObserverStub;
+
+// findBy*/waitFor give up after a span of wall-clock time (1 s by default). A first render of a
+// heavy screen (settings tables, the catalogue) is CPU work that takes longer than that when both
+// cores are busy, so the wait failed although nothing was wrong. The bound stays below the 5 s test
+// limit: an element that never comes still fails as "Unable to find", with the page printed.
+configure({ asyncUtilTimeout: 4000 });
 
 afterEach(() => {
   cleanup();

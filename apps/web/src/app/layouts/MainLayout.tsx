@@ -1,17 +1,19 @@
-import { AppShell, Box, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
-import { guestUser, useLogout, useSession } from '../../features/auth/session';
+import { guestUser, useLogout, useSession } from '../../shared/session';
 import { Footer } from '../../features/shell/Footer';
 import { Header } from '../../features/shell/Header';
 import { SideMenu } from '../../features/shell/SideMenu';
 import { usePublicConfig } from '../../shared/config';
 import { ContentLoader } from '../../shared/FullPageLoader';
+import classes from './MainLayout.module.css';
 
-const HEADER_HEIGHT = 64;
-
-/** Main layout after sign-in (spec 01 §2.3): header, left side menu, content column, footer. */
+/**
+ * Main layout after sign-in (spec 01 §2.3): header, left side menu, content column, footer.
+ * Plain elements and a CSS module rather than Mantine's AppShell, which the first screen would
+ * otherwise wait for (with its scroll-lock dependency).
+ */
 export default function MainLayout() {
   const [navOpened, nav] = useDisclosure(false);
   const { user } = useSession();
@@ -19,12 +21,8 @@ export default function MainLayout() {
   const companyName = usePublicConfig().data?.company_name;
 
   return (
-    <AppShell
-      header={{ height: HEADER_HEIGHT }}
-      navbar={{ width: 264, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
-      padding={0}
-    >
-      <AppShell.Header>
+    <>
+      <header className={classes.header}>
         <Header
           user={user ?? guestUser}
           companyName={companyName}
@@ -34,29 +32,22 @@ export default function MainLayout() {
           onToggleNav={nav.toggle}
           onNavigate={nav.close}
         />
-      </AppShell.Header>
+      </header>
 
-      <AppShell.Navbar aria-label="Главное меню" p="sm">
-        <AppShell.Section grow component={ScrollArea}>
-          <SideMenu onNavigate={nav.close} />
-        </AppShell.Section>
-      </AppShell.Navbar>
+      <nav className={classes.navbar} aria-label="Главное меню" data-opened={navOpened || undefined}>
+        <SideMenu onNavigate={nav.close} />
+      </nav>
 
-      <AppShell.Main bg="gray.0" style={{ display: 'flex', flexDirection: 'column' }}>
-        <Box
-          flex={1}
-          px={{ base: 'md', sm: 'xl' }}
-          py={{ base: 'md', sm: 'xl' }}
-          mih={`calc(100dvh - ${HEADER_HEIGHT}px - 120px)`}
-        >
-          <Box maw={1280} mx="auto">
+      <main className={classes.main}>
+        <div className={classes.content}>
+          <div className={classes.column}>
             <Suspense fallback={<ContentLoader />}>
               <Outlet />
             </Suspense>
-          </Box>
-        </Box>
+          </div>
+        </div>
         <Footer companyName={companyName} />
-      </AppShell.Main>
-    </AppShell>
+      </main>
+    </>
   );
 }

@@ -1,12 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import type { AuthUser } from '@lms/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockHttp, networkError, testConfig, testZiggy, type MockReply } from '../../test/http';
 import { renderAt, resetToasts } from '../../test/render';
 import LoginPage from './LoginPage';
 import { ziggyQueryKey } from '../../shared/ziggy';
-import { sessionQueryKey } from './session';
+import { sessionQueryKey } from '../../shared/session';
+import { setupUser, type User } from '../../test/user';
 
 const user: AuthUser = {
   authenticated: true,
@@ -38,10 +38,10 @@ function setup(loginReply: MockReply | (() => MockReply | Promise<MockReply>) = 
   restore = mock.restore;
   const view = renderAt(<LoginPage />, '/login');
   const posts = () => mock.requests.filter((r) => r.method === 'POST');
-  return { ...view, posts, ue: userEvent.setup() };
+  return { ...view, posts, ue: setupUser() };
 }
 
-async function fill(ue: ReturnType<typeof userEvent.setup>, mailbox: string, password: string) {
+async function fill(ue: User, mailbox: string, password: string) {
   if (mailbox) await ue.type(await screen.findByLabelText('Почта'), mailbox);
   if (password) await ue.type(screen.getByLabelText('Пароль'), password);
 }

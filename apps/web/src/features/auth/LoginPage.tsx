@@ -1,14 +1,14 @@
-import { Anchor, Button, Checkbox, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, PasswordInput, Stack } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { loginSuffix, usePublicConfig } from '../../shared/config';
-import { ContentLoader } from '../../shared/FullPageLoader';
-import { LogoMark } from '../../shared/Logo';
+import { GuestCard } from '../../shared/GuestCard';
+import { MailboxInput } from '../../shared/MailboxInput';
 import { hideToast, toastError, toastSuccess } from '../../shared/toast';
 import { buildLogin, credentialProblems, TEXT_FILL_IN, TEXT_SIGNED_IN, type CredentialProblems } from './login';
 import { loginErrorText } from './loginErrors';
-import { useLogin } from './session';
+import { useLogin } from './queries';
 
 const NO_PROBLEMS: CredentialProblems = { mailbox: false, password: false };
 const VALIDATION_TOAST_ID = 'login-validation';
@@ -52,79 +52,54 @@ export default function LoginPage() {
   };
 
   return (
-    <Paper withBorder shadow="sm" radius="lg" p={{ base: 'lg', xs: 40 }} w="100%" maw={440}>
-      <Stack gap="xs" align="center" mb="xl">
-        <LogoMark size={56} />
-        <Title order={1} fz={24} ta="center" mt="xs">
-          {companyName}
-        </Title>
-        <Text c="dimmed" size="sm" ta="center">
-          Войдите с помощью рабочей почты
-        </Text>
-      </Stack>
-
-      {config.isPending ? (
-        <ContentLoader />
-      ) : (
-        <form onSubmit={onSubmit} noValidate aria-label="Вход в систему">
-          <Stack gap="md">
-            <TextInput
-              label="Почта"
-              placeholder="ivanov"
-              name="login"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              autoFocus
-              value={mailbox}
-              onChange={(event) => {
-                setMailbox(event.currentTarget.value);
-                if (problems.mailbox) setProblems((p) => ({ ...p, mailbox: false }));
-              }}
-              error={problems.mailbox}
-              rightSection={
-                suffix ? (
-                  <Text size="sm" c="dimmed" data-testid="login-suffix" style={{ whiteSpace: 'nowrap' }}>
-                    {suffix}
-                  </Text>
-                ) : undefined
-              }
-              rightSectionWidth={suffix ? `calc(${suffix.length}ch + 16px)` : undefined}
-              rightSectionPointerEvents="none"
-              styles={suffix ? { section: { justifyContent: 'flex-end', paddingRight: 12 } } : undefined}
+    <GuestCard title={companyName} subtitle="Войдите с помощью рабочей почты" loading={config.isPending}>
+      <form onSubmit={onSubmit} noValidate aria-label="Вход в систему">
+        <Stack gap="md">
+          <MailboxInput
+            label="Почта"
+            placeholder="ivanov"
+            name="login"
+            autoComplete="username"
+            autoFocus
+            value={mailbox}
+            onChange={(value) => {
+              setMailbox(value);
+              if (problems.mailbox) setProblems((p) => ({ ...p, mailbox: false }));
+            }}
+            error={problems.mailbox}
+            suffix={suffix}
+          />
+          <PasswordInput
+            label="Пароль"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => {
+              setPassword(event.currentTarget.value);
+              if (problems.password) setProblems((p) => ({ ...p, password: false }));
+            }}
+            error={problems.password}
+            visible={passwordVisible}
+            onVisibilityChange={setPasswordVisible}
+            visibilityToggleButtonProps={{
+              'aria-label': passwordVisible ? 'Скрыть пароль' : 'Показать пароль',
+            }}
+          />
+          <Group justify="space-between" gap="sm">
+            <Checkbox
+              label="Запомнить меня"
+              checked={remember}
+              onChange={(event) => setRemember(event.currentTarget.checked)}
             />
-            <PasswordInput
-              label="Пароль"
-              name="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(event) => {
-                setPassword(event.currentTarget.value);
-                if (problems.password) setProblems((p) => ({ ...p, password: false }));
-              }}
-              error={problems.password}
-              visible={passwordVisible}
-              onVisibilityChange={setPasswordVisible}
-              visibilityToggleButtonProps={{
-                'aria-label': passwordVisible ? 'Скрыть пароль' : 'Показать пароль',
-              }}
-            />
-            <Group justify="space-between" gap="sm">
-              <Checkbox
-                label="Запомнить меня"
-                checked={remember}
-                onChange={(event) => setRemember(event.currentTarget.checked)}
-              />
-              <Anchor component={Link} to="/recovery" size="sm">
-                Забыли пароль?
-              </Anchor>
-            </Group>
-            <Button type="submit" fullWidth size="md" mt="xs" loading={login.isPending}>
-              Авторизоваться
-            </Button>
-          </Stack>
-        </form>
-      )}
-    </Paper>
+            <Anchor component={Link} to="/recovery" size="sm">
+              Забыли пароль?
+            </Anchor>
+          </Group>
+          <Button type="submit" fullWidth size="md" mt="xs" loading={login.isPending}>
+            Авторизоваться
+          </Button>
+        </Stack>
+      </form>
+    </GuestCard>
   );
 }

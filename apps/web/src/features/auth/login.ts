@@ -4,7 +4,6 @@ export const MIN_CREDENTIAL_LENGTH = 2;
 export const TEXT_FILL_IN = 'Заполните почту и пароль';
 export const TEXT_BAD_CREDENTIALS = 'Неверный логин или пароль';
 export const TEXT_SIGNED_IN = 'Вы успешно авторизованы';
-export const TEXT_NETWORK_ERROR = 'Ошибка сети. Попробуйте позже.';
 
 /**
  * The mailbox part the user typed: trimmed, and with the fixed suffix stripped when the user

@@ -1,5 +1,5 @@
-import { errorStatus, isNetworkError, serverMessage } from '../../lib/errors';
-import { TEXT_BAD_CREDENTIALS, TEXT_NETWORK_ERROR } from './login';
+import { TEXT_NETWORK_ERROR, errorStatus, isNetworkError, serverMessage } from '../../lib/errors';
+import { TEXT_BAD_CREDENTIALS } from './login';
 
 /**
  * The toast text of a failed sign-in: 422 (wrong login or password) → 'Неверный логин или пароль';

@@ -1,4 +1,4 @@
-import { UNCATEGORISED_ID, UNCATEGORISED_NAME, type CatalogueCategory } from '@lms/contract';
+import { UNCATEGORISED_ID, UNCATEGORISED_NAME } from '@lms/contract';
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import {
   IconAdjustmentsHorizontal,
@@ -8,25 +8,16 @@ import {
   IconLayoutGrid,
   IconPlus,
 } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { errorStatus, messageOr } from '../../lib/errors';
 import { filterGroups } from '../../lib/search';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
 import { LoadErrorNotice, LoadingStatus, Notice, NothingFoundNotice } from '../../shared/ListStates';
 import { PageGreeting } from '../../shared/PageGreeting';
 import { SearchInput } from '../../shared/SearchInput';
+import { useSession } from '../../shared/session';
 import { toastError, toastSuccess } from '../../shared/toast';
-import { useSession } from '../auth/session';
-import {
-  catalogueQueryKey,
-  createCategory,
-  createCourse,
-  deleteCategory,
-  renameCategory,
-  saveCategories,
-  useCatalogue,
-} from './api';
 import { CategorySection } from './CategorySection';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import {
@@ -35,21 +26,25 @@ import {
   draftChanged,
   draftFrom,
   isUncategorised,
-  messageOr,
   moveItem,
-  statusOf,
-  updatePayload,
-  withCategoryName,
   type DraftCategory,
 } from './logic';
 import { NameDialog, type NameDialogKind, type NameDialogOutcome } from './NameDialog';
+import {
+  useCatalogue,
+  useCreateCategory,
+  useCreateCourse,
+  useDeleteCategory,
+  useRenameCategory,
+  useSaveCategories,
+} from './queries';
 import { T } from './texts';
 
 const LOAD_ERROR_TOAST = 'catalogue-load-error';
 
 /** 422: the server's message (a duplicate name reads 'Введите другое название'); 403: a toast. */
 function createFailure(error: unknown, noRights: string, fallback: string): NameDialogOutcome {
-  const status = statusOf(error);
+  const status = errorStatus(error);
   if (status === 422) return { close: false, fieldError: messageOr(error, T.duplicateName) };
   if (status === 403) {
     toastError(messageOr(error, noRights));
@@ -68,21 +63,24 @@ interface DialogState {
 }
 
 function Catalogue({ userName }: { userName: string }) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const catalogue = useCatalogue(true);
+  const catalogue = useCatalogue();
+  const createCourse = useCreateCourse();
+  const createCategory = useCreateCategory();
+  const saveCategories = useSaveCategories();
+  const renameCategory = useRenameCategory();
+  const deleteCategory = useDeleteCategory();
   const [query, setQuery] = useState('');
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState<DraftCategory[]>([]);
   const [showErrors, setShowErrors] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [dialog, setDialog] = useState<DialogState>({ kind: 'course', categoryId: null, opened: false, key: 0 });
   const [deleteTarget, setDeleteTarget] = useState<{ id: number; name: string; opened: boolean }>({
     id: 0,
     name: '',
     opened: false,
   });
-  const [deleting, setDeleting] = useState(false);
+  const saving = saveCategories.isPending;
 
   const { isError, errorUpdatedAt } = catalogue;
   useEffect(() => {
@@ -96,21 +94,18 @@ function Catalogue({ userName }: { userName: string }) {
     [editing, arranged, query],
   );
   // Leaving the page is leaving the mode too (spec 03 §2.3): unsaved order and names are saved then.
-  const pending = useRef({ editing, draft, loaded });
-  pending.current = { editing, draft, loaded };
+  const pending = useRef({ editing, draft, loaded, save: saveCategories.mutateAsync });
+  pending.current = { editing, draft, loaded, save: saveCategories.mutateAsync };
   useEffect(
     () => () => {
-      const { editing: open, draft: left, loaded: before } = pending.current;
+      const { editing: open, draft: left, loaded: before, save } = pending.current;
       if (!open || !draftChanged(left, before) || left.some((c) => c.name.trim() === '')) return;
-      saveCategories(updatePayload(left)).then(
-        () => {
-          toastSuccess(T.saved);
-          void queryClient.invalidateQueries({ queryKey: catalogueQueryKey });
-        },
+      save(left).then(
+        () => toastSuccess(T.saved),
         (error: unknown) => toastError(messageOr(error, T.saveError)),
       );
     },
-    [queryClient],
+    [],
   );
   const realCount = arranged.filter((c) => !isUncategorised(c)).length;
   const originalNames = useMemo(() => new Map(loaded.map((c) => [c.id, c.name])), [loaded]);
@@ -121,10 +116,6 @@ function Catalogue({ userName }: { userName: string }) {
     ],
     [loaded],
   );
-
-  const setCatalogue = (update: (categories: CatalogueCategory[]) => CatalogueCategory[]) =>
-    queryClient.setQueryData<CatalogueCategory[]>(catalogueQueryKey, (old) => (old ? update(old) : old));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: catalogueQueryKey });
 
   // ── edit mode ──
   const startEditing = () => {
@@ -144,17 +135,12 @@ function Catalogue({ userName }: { userName: string }) {
       setEditing(false);
       return;
     }
-    setSaving(true);
     try {
-      await saveCategories(updatePayload(draft));
+      await saveCategories.mutateAsync(draft);
       toastSuccess(T.saved);
-      setCatalogue((old) => applyDraft(old, draft).map((c) => ({ ...c, name: c.name.trim() })));
       setEditing(false);
-      void refresh();
     } catch (error) {
       toastError(messageOr(error, T.saveError));
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -163,75 +149,74 @@ function Catalogue({ userName }: { userName: string }) {
     else startEditing();
   };
 
-  const moveCategory = (id: number, delta: -1 | 1) =>
-    setDraft((list) =>
-      moveItem(
-        list,
-        list.findIndex((c) => c.id === id),
-        delta,
+  // Stable handlers, so that typing in one category does not redraw the others.
+  const moveCategory = useCallback(
+    (id: number, delta: -1 | 1) =>
+      setDraft((list) =>
+        moveItem(
+          list,
+          list.findIndex((c) => c.id === id),
+          delta,
+        ),
       ),
-    );
-  const setDraftName = (id: number, name: string) =>
-    setDraft((list) => list.map((c) => (c.id === id ? { ...c, name } : c)));
+    [],
+  );
+  const setDraftName = useCallback(
+    (id: number, name: string) => setDraft((list) => list.map((c) => (c.id === id ? { ...c, name } : c))),
+    [],
+  );
+  const askDelete = useCallback((id: number, name: string) => setDeleteTarget({ id, name, opened: true }), []);
 
   const confirmDelete = async () => {
     const { id } = deleteTarget;
-    setDeleting(true);
     try {
-      await deleteCategory(id);
+      await deleteCategory.mutateAsync(id);
       toastSuccess(T.categoryDeleted);
       setDraft((list) => list.filter((c) => c.id !== id));
-      setCatalogue((old) => old.filter((c) => c.id !== id));
-      void refresh();
     } catch (error) {
       toastError(messageOr(error, T.categoryDeleteError));
     } finally {
-      setDeleting(false);
       setDeleteTarget((target) => ({ ...target, opened: false }));
     }
   };
 
   // ── inline rename (outside edit mode) ──
-  const rename = async (id: number, name: string) => {
-    const previous = originalNames.get(id) ?? name;
-    setCatalogue((old) => withCategoryName(old, id, name));
-    try {
-      await renameCategory(id, name);
-      void refresh();
-    } catch (error) {
-      setCatalogue((old) => withCategoryName(old, id, previous));
-      toastError(messageOr(error, T.renameError));
-    }
-  };
+  const { mutate: rename } = renameCategory;
+  const renameNames = useRef(originalNames);
+  renameNames.current = originalNames;
+  const onRename = useCallback(
+    (id: number, name: string) =>
+      rename(
+        { id, name, previous: renameNames.current.get(id) ?? name },
+        { onError: (error) => toastError(messageOr(error, T.renameError)) },
+      ),
+    [rename],
+  );
 
   // ── creating ──
-  const openDialog = (kind: NameDialogKind, categoryId: number | null = null) =>
-    setDialog((d) => ({ kind, categoryId, opened: true, key: d.key + 1 }));
+  const openDialog = useCallback(
+    (kind: NameDialogKind, categoryId: number | null = null) =>
+      setDialog((d) => ({ kind, categoryId, opened: true, key: d.key + 1 })),
+    [],
+  );
+  const addCourseTo = useCallback((categoryId: number) => openDialog('course', categoryId), [openDialog]);
   const closeDialog = () => setDialog((d) => ({ ...d, opened: false }));
 
   const submitName = async (name: string, categoryId: number | null): Promise<NameDialogOutcome> => {
     if (dialog.kind === 'course') {
       try {
-        const { id } = await createCourse(name, categoryId);
+        const { id } = await createCourse.mutateAsync({ name, categoryId });
         toastSuccess(T.courseCreated);
-        void refresh();
-        navigate(`/management/constructor/${id}`);
+        void navigate(`/management/constructor/${id}`);
         return { close: true };
       } catch (error) {
         return createFailure(error, T.courseNoRights, T.courseCreateError);
       }
     }
     try {
-      const { item } = await createCategory(name);
+      const item = await createCategory.mutateAsync(name);
       toastSuccess(T.categoryCreated);
-      if (item && editing) setDraft((list) => [...list, { id: item.id, name: item.name }]);
-      if (item) {
-        setCatalogue((old) => {
-          const real = old.filter((c) => !isUncategorised(c));
-          return [...real, { ...item, items: [] }, ...old.filter(isUncategorised)];
-        });
-      }
-      void refresh();
+      if (editing) setDraft((list) => [...list, { id: item.id, name: item.name }]);
       return { close: true };
     } catch (error) {
       return createFailure(error, T.categoryNoRights, T.categoryCreateError);
@@ -270,17 +255,19 @@ function Catalogue({ userName }: { userName: string }) {
           return (
             <CategorySection
               key={category.id}
-              category={category}
+              id={category.id}
+              name={category.name}
+              items={category.items}
               originalName={originalNames.get(category.id) ?? category.name}
               editing={editing}
               first={index === 0}
               last={index === realCount - 1}
               invalid={showErrors && category.name.trim() === ''}
-              onDraftName={(name) => setDraftName(category.id, name)}
-              onMove={(delta) => moveCategory(category.id, delta)}
-              onDelete={() => setDeleteTarget({ id: category.id, name: category.name, opened: true })}
-              onRename={(name) => void rename(category.id, name)}
-              onAddCourse={() => openDialog('course', category.id)}
+              onDraftName={setDraftName}
+              onMove={moveCategory}
+              onDelete={askDelete}
+              onRename={onRename}
+              onAddCourse={addCourseTo}
             />
           );
         })}
@@ -369,7 +356,7 @@ function Catalogue({ userName }: { userName: string }) {
       <ConfirmDeleteDialog
         opened={deleteTarget.opened}
         name={deleteTarget.name}
-        busy={deleting}
+        busy={deleteCategory.isPending}
         onConfirm={() => void confirmDelete()}
         onClose={() => setDeleteTarget((target) => ({ ...target, opened: false }))}
       />

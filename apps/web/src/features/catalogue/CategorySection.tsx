@@ -1,10 +1,9 @@
-import type { CatalogueCategory, CatalogueCourse } from '@lms/contract';
+import { UNCATEGORISED_ID, type CatalogueCourse } from '@lms/contract';
 import { ActionIcon, Badge, Group, Stack, Text, TextInput, Title, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { CourseCard, CourseGrid } from '../../shared/CourseCard';
 import classes from './Catalogue.module.css';
-import { isUncategorised } from './logic';
 import { T } from './texts';
 
 /** Mantine's greens are too light behind small white text (WCAG AA 4.5:1). */
@@ -18,9 +17,10 @@ function PublishedBadge({ published }: { published: boolean }) {
   );
 }
 
-function CatalogueCard({ course }: { course: CatalogueCourse }) {
+/** Redrawn only when its course changes (not on every keystroke of the page). */
+const CatalogueCard = memo(function CatalogueCard({ course }: { course: CatalogueCourse }) {
   return <CourseCard course={course} badge={<PublishedBadge published={course.is_published} />} />;
-}
+});
 
 interface InlineNameProps {
   name: string;
@@ -96,6 +96,33 @@ interface EditControlsProps {
   onDelete: () => void;
 }
 
+interface ControlButtonProps {
+  /** The button's name and its tooltip. */
+  label: string;
+  danger?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}
+
+/** An icon button of the edit controls, named by its tooltip. */
+function ControlButton({ label, danger, disabled, onClick, children }: ControlButtonProps) {
+  return (
+    <Tooltip label={label} openDelay={300}>
+      <ActionIcon
+        variant={danger ? 'light' : 'default'}
+        color={danger ? 'red' : undefined}
+        size={36}
+        aria-label={label}
+        disabled={disabled}
+        onClick={onClick}
+      >
+        {children}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
 /** Edit mode: rename field, move up and down, delete (spec 03 §2.3). */
 function EditControls({ name, originalName, invalid, first, last, onName, onMove, onDelete }: EditControlsProps) {
   return (
@@ -111,62 +138,47 @@ function EditControls({ name, originalName, invalid, first, last, onName, onMove
         styles={{ input: { fontWeight: 600 } }}
       />
       <Group gap={6} wrap="nowrap" ml="auto">
-        <Tooltip label={T.moveUp(originalName)} openDelay={300}>
-          <ActionIcon
-            variant="default"
-            size={36}
-            aria-label={T.moveUp(originalName)}
-            disabled={first}
-            onClick={() => onMove(-1)}
-          >
-            <IconArrowUp size={18} aria-hidden="true" />
-          </ActionIcon>
-        </Tooltip>
-        <Tooltip label={T.moveDown(originalName)} openDelay={300}>
-          <ActionIcon
-            variant="default"
-            size={36}
-            aria-label={T.moveDown(originalName)}
-            disabled={last}
-            onClick={() => onMove(1)}
-          >
-            <IconArrowDown size={18} aria-hidden="true" />
-          </ActionIcon>
-        </Tooltip>
-        <Tooltip label={T.deleteCategory(originalName)} openDelay={300}>
-          <ActionIcon
-            variant="light"
-            color="red"
-            size={36}
-            aria-label={T.deleteCategory(originalName)}
-            onClick={onDelete}
-          >
-            <IconTrash size={18} aria-hidden="true" />
-          </ActionIcon>
-        </Tooltip>
+        <ControlButton label={T.moveUp(originalName)} disabled={first} onClick={() => onMove(-1)}>
+          <IconArrowUp size={18} aria-hidden="true" />
+        </ControlButton>
+        <ControlButton label={T.moveDown(originalName)} disabled={last} onClick={() => onMove(1)}>
+          <IconArrowDown size={18} aria-hidden="true" />
+        </ControlButton>
+        <ControlButton label={T.deleteCategory(originalName)} danger onClick={onDelete}>
+          <IconTrash size={18} aria-hidden="true" />
+        </ControlButton>
       </Group>
     </Group>
   );
 }
 
 export interface CategorySectionProps {
-  category: CatalogueCategory;
+  id: number;
+  /** The name shown (in edit mode, the draft's). */
+  name: string;
+  items: CatalogueCourse[];
   /** The name as loaded (labels of the edit controls stay put while the name is typed). */
   originalName: string;
   editing: boolean;
   first: boolean;
   last: boolean;
   invalid: boolean;
-  onDraftName: (name: string) => void;
-  onMove: (delta: -1 | 1) => void;
-  onDelete: () => void;
-  onRename: (name: string) => void;
-  onAddCourse: () => void;
+  onDraftName: (id: number, name: string) => void;
+  onMove: (id: number, delta: -1 | 1) => void;
+  onDelete: (id: number, name: string) => void;
+  onRename: (id: number, name: string) => void;
+  onAddCourse: (id: number) => void;
 }
 
-/** One category of the catalogue: its header (inline rename, or edit controls) and its course cards. */
-export function CategorySection({
-  category,
+/**
+ * One category of the catalogue: its header (inline rename, or edit controls) and its course cards.
+ * The handlers take the category's id, so the page passes the same ones to every section and a
+ * section is redrawn only when its own props change.
+ */
+export const CategorySection = memo(function CategorySection({
+  id,
+  name,
+  items,
   originalName,
   editing,
   first,
@@ -178,41 +190,41 @@ export function CategorySection({
   onRename,
   onAddCourse,
 }: CategorySectionProps) {
-  const loose = isUncategorised(category);
-  const count = category.items.length;
+  const loose = id === UNCATEGORISED_ID;
+  const count = items.length;
 
   let header;
   if (loose) {
     header = (
       <Title order={2} fz={{ base: 17, sm: 19 }}>
-        {category.name}
+        {name}
       </Title>
     );
   } else if (editing) {
     header = (
       <EditControls
-        name={category.name}
+        name={name}
         originalName={originalName}
         invalid={invalid}
         first={first}
         last={last}
-        onName={onDraftName}
-        onMove={onMove}
-        onDelete={onDelete}
+        onName={(value) => onDraftName(id, value)}
+        onMove={(delta) => onMove(id, delta)}
+        onDelete={() => onDelete(id, name)}
       />
     );
   } else {
-    header = <InlineName name={category.name} onSave={onRename} />;
+    header = <InlineName name={name} onSave={(value) => onRename(id, value)} />;
   }
 
   return (
     <Stack
       component="section"
-      aria-label={editing ? originalName : category.name}
+      aria-label={editing ? originalName : name}
       gap="md"
       className={editing ? classes.editSection : undefined}
       data-testid="catalogue-category"
-      data-category-id={category.id}
+      data-category-id={id}
     >
       <Group gap="sm" wrap="nowrap" align="center" mih={36}>
         {header}
@@ -229,11 +241,15 @@ export function CategorySection({
       ) : null}
       {count > 0 || !editing ? (
         <CourseGrid>
-          {category.items.map((course) => (
+          {items.map((course) => (
             <CatalogueCard key={course.id} course={course} />
           ))}
           {!editing ? (
-            <UnstyledButton className={classes.addTile} onClick={onAddCourse} aria-label={T.addCourseTo(category.name)}>
+            <UnstyledButton
+              className={classes.addTile}
+              onClick={() => onAddCourse(id)}
+              aria-label={T.addCourseTo(name)}
+            >
               <IconPlus size={28} stroke={1.6} aria-hidden="true" />
               <Text fw={600} inherit>
                 {T.addCourseTile}
@@ -249,4 +265,4 @@ export function CategorySection({
       ) : null}
     </Stack>
   );
-}
+});

@@ -1,6 +1,6 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { NAME_DIALOG_TRANSITION } from './NameDialog';
+import { CatalogueDialog } from './NameDialog';
 import { T } from './texts';
 
 interface ConfirmDeleteDialogProps {
@@ -15,18 +15,7 @@ interface ConfirmDeleteDialogProps {
 /** Confirms deleting a category; its courses are deleted too (spec 03 §8). */
 export function ConfirmDeleteDialog({ opened, name, busy, onConfirm, onClose }: ConfirmDeleteDialogProps) {
   return (
-    <Modal
-      opened={opened}
-      onClose={busy ? () => {} : onClose}
-      title={T.deleteTitle}
-      transitionProps={NAME_DIALOG_TRANSITION}
-      centered
-      radius="lg"
-      padding="lg"
-      size={460}
-      overlayProps={{ backgroundOpacity: 0.45, blur: 2 }}
-      styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}
-    >
+    <CatalogueDialog opened={opened} busy={busy} onClose={onClose} title={T.deleteTitle} size={460}>
       <Stack gap="md">
         <Text fw={500}>{T.deleteQuestion(name)}</Text>
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} aria-hidden="true" />}>
@@ -41,6 +30,6 @@ export function ConfirmDeleteDialog({ opened, name, busy, onConfirm, onClose }: 
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </CatalogueDialog>
   );
 }

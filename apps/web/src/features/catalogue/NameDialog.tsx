@@ -1,9 +1,20 @@
-import { Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, TextInput, type ModalProps } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
+import { AppModal } from '../../shared/AppModal';
 import { T } from './texts';
 
 /** The name dialog closes in 300 ms (spec 03 §2.3, §9). */
 export const NAME_DIALOG_TRANSITION = { transition: 'pop', duration: 300, exitDuration: 300 } as const;
+
+interface CatalogueDialogProps extends Omit<ModalProps, 'transitionProps' | 'centered' | 'radius' | 'padding'> {
+  /** While a request runs the dialog stays open. */
+  busy: boolean;
+}
+
+/** The frame of the catalogue's dialogs: centred, closing in 300 ms, not closable while busy. */
+export function CatalogueDialog({ busy, onClose, ...props }: CatalogueDialogProps) {
+  return <AppModal onClose={busy ? () => {} : onClose} transitionProps={NAME_DIALOG_TRANSITION} {...props} />;
+}
 
 export type NameDialogKind = 'course' | 'category';
 
@@ -61,17 +72,12 @@ export function NameDialog({ opened, kind, categories = [], categoryId = null, o
   };
 
   return (
-    <Modal
+    <CatalogueDialog
       opened={opened}
-      onClose={busy ? () => {} : onClose}
+      busy={busy}
+      onClose={onClose}
       title={isCourse ? T.newCourseTitle : T.newCategoryTitle}
-      transitionProps={NAME_DIALOG_TRANSITION}
-      centered
-      radius="lg"
-      padding="lg"
       size={480}
-      overlayProps={{ backgroundOpacity: 0.45, blur: 2 }}
-      styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}
     >
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="md">
@@ -105,6 +111,6 @@ export function NameDialog({ opened, kind, categories = [], categoryId = null, o
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </CatalogueDialog>
   );
 }

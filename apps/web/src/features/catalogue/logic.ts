@@ -1,7 +1,4 @@
 import { UNCATEGORISED_ID, type CatalogueCategory, type CategoryItem } from '@lms/contract';
-import { isAxiosError } from 'axios';
-import { serverMessage } from '../../lib/errors';
-import { UnsuccessfulAnswer } from './api';
 
 /** Who may open the catalogue and use its editing and creating buttons (spec 03 §2.3, §6). */
 export const CATALOGUE_PERMISSION = 'catalogue.manage';
@@ -69,14 +66,4 @@ export function applyDraft(categories: CatalogueCategory[], draft: readonly Draf
 /** The catalogue with one category renamed (optimistic update, and its undo). */
 export function withCategoryName(categories: CatalogueCategory[], id: number, name: string): CatalogueCategory[] {
   return categories.map((c) => (c.id === id ? { ...c, name } : c));
-}
-
-/** The text of a failure: the server's result.message when present, otherwise `fallback` (spec 03 §8). */
-export function messageOr(error: unknown, fallback: string): string {
-  if (error instanceof UnsuccessfulAnswer) return error.serverMessage ?? fallback;
-  return serverMessage(error) ?? fallback;
-}
-
-export function statusOf(error: unknown): number | undefined {
-  return isAxiosError(error) ? error.response?.status : undefined;
 }

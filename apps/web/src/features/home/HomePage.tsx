@@ -7,8 +7,8 @@ import { CourseCard, CourseGrid } from '../../shared/CourseCard';
 import { LoadErrorNotice, LoadingStatus, Notice, NothingFoundNotice } from '../../shared/ListStates';
 import { PageGreeting } from '../../shared/PageGreeting';
 import { SearchInput } from '../../shared/SearchInput';
-import { useSession } from '../auth/session';
-import { useStartedLessons, useUserCourses } from './api';
+import { useSession } from '../../shared/session';
+import { useStartedLessons, useUserCourses } from './queries';
 import { LessonSlider } from './LessonSlider';
 import { HOME_TEXTS } from './texts';
 

@@ -1,7 +1,7 @@
 import type { StartedLesson } from '@lms/contract';
 import { ActionIcon, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconPlayerPlayFilled } from '@tabler/icons-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { memo, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { CoverImage } from '../../shared/CourseCard';
 import classes from './Home.module.css';
@@ -43,7 +43,7 @@ function LessonCard({ lesson }: { lesson: StartedLesson }) {
  * 'Продолжить просмотр' (spec 01 §2.7, §4): the started lessons, 2 a page. Changing the page fades
  * out for 150 ms, swaps the page, then fades in for 150 ms; clicks during those 300 ms are ignored.
  */
-export function LessonSlider({ lessons }: { lessons: StartedLesson[] }) {
+export const LessonSlider = memo(function LessonSlider({ lessons }: { lessons: StartedLesson[] }) {
   const titleId = useId();
   const pages = Math.max(1, Math.ceil(lessons.length / SLIDER_PAGE_SIZE));
   const [page, setPage] = useState(0);
@@ -127,4 +127,4 @@ export function LessonSlider({ lessons }: { lessons: StartedLesson[] }) {
       </SimpleGrid>
     </Stack>
   );
-}
+});

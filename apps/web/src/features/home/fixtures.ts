@@ -1,35 +1,12 @@
-import type { AuthUser, HomeCategory, HomeCourse, StartedLesson } from '@lms/contract';
+import type { HomeCategory, StartedLesson } from '@lms/contract';
+import { courseCard as homeCourse, learnerUser } from '../../test/fixtures';
 
-export const learnerUser: AuthUser = {
-  authenticated: true,
-  id: 7,
-  name: 'Смирнов Алексей',
-  email: 'learner@company.ru',
-  role: 'learner',
-  roles_ru: 'Ученик',
-  permissions: ['learning', 'profile'],
-};
+export { learnerUser };
 
 /** Noon (local time) `days` days from today. */
 export function noonIn(days: number): string {
   const now = new Date();
   return new Date(now.getFullYear(), now.getMonth(), now.getDate() + days, 12, 0).toISOString();
-}
-
-export function homeCourse(over: Partial<HomeCourse> & Pick<HomeCourse, 'id' | 'name'>): HomeCourse {
-  return {
-    image: null,
-    url: `/courses/${over.id}`,
-    groups: 0,
-    students: 0,
-    deadline: null,
-    deadline_status: null,
-    lessons: { total: 0, completed: 0 },
-    test: { total: 0, completed: 0 },
-    progress: 0,
-    complete: false,
-    ...over,
-  };
 }
 
 export const homeCategories: HomeCategory[] = [

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Navigate, useLocation } from 'react-router';
 import { mockHttp, networkError, testConfig, type MockReply } from '../../test/http';
 import { renderRoutes, resetToasts } from '../../test/render';
 import RecoveryConfirmPage from './RecoveryConfirmPage';
+import { setupUser, type User } from '../../test/user';
 
 let restore: () => void = () => {};
 afterEach(() => {
@@ -44,14 +44,14 @@ function setup(opts: { check?: Reply; reset?: Reply; state?: unknown } = {}) {
     '/start',
   );
   const posts = () => mock.requests.filter((r) => r.method === 'POST');
-  return { ...view, posts, ue: userEvent.setup() };
+  return { ...view, posts, ue: setupUser() };
 }
 
 const boxes = () => screen.getAllByRole('textbox', { name: /^Цифра \d из 6$/ }) as HTMLInputElement[];
 const values = () => boxes().map((b) => b.value);
 const checkButton = () => screen.getByRole('button', { name: 'Проверить код' });
 
-async function typeCode(ue: ReturnType<typeof userEvent.setup>, code: string) {
+async function typeCode(ue: User, code: string) {
   await ue.click(boxes()[0]!);
   await ue.keyboard(code);
 }

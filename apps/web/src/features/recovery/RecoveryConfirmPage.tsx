@@ -7,7 +7,8 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { usePublicConfig } from '../../shared/config';
 import { LogoMark } from '../../shared/Logo';
 import { CodeInput, EMPTY_CODE } from './CodeInput';
-import { CODE_LENGTH, confirmCode, confirmEmail, type CodeOutcome } from './recovery';
+import { useConfirmCode } from './queries';
+import { CODE_LENGTH, confirmEmail, type CodeOutcome } from './recovery';
 
 export const TEXT_CHECK = 'Проверить код';
 export const TEXT_CHECKING = 'Проверка...';
@@ -34,7 +35,8 @@ function ConfirmCode({ email }: { email: string }) {
   const navigate = useNavigate();
   const config = usePublicConfig();
   const [digits, setDigits] = useState<readonly string[]>(EMPTY_CODE);
-  const [busy, setBusy] = useState(false);
+  const confirm = useConfirmCode();
+  const busy = confirm.isPending;
   const [outcome, setOutcome] = useState<CodeOutcome | null>(null);
 
   const companyName = config.data?.company_name.trim() || 'Корпоративное обучение';
@@ -44,14 +46,11 @@ function ConfirmCode({ email }: { email: string }) {
   const complete = code.length === CODE_LENGTH && digits.every((d) => /^\d$/.test(d));
   const toSignIn = () => void navigate('/login');
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy || !complete) return;
-    setBusy(true);
     setOutcome(null);
-    const result = await confirmCode(email, code);
-    setBusy(false);
-    setOutcome(result);
+    confirm.mutate({ email, pin_code: code }, { onSuccess: setOutcome });
   };
 
   if (outcome?.success) {
@@ -92,7 +91,7 @@ function ConfirmCode({ email }: { email: string }) {
         </Text>
       </Stack>
 
-      <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Проверка кода">
+      <form onSubmit={onSubmit} noValidate aria-label="Проверка кода">
         <Stack gap="md">
           <CodeInput
             value={digits}

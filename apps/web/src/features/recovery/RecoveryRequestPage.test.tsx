@@ -1,10 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useLocation } from 'react-router';
 import { mockHttp, networkError, testConfig, type MockReply } from '../../test/http';
 import { renderRoutes, resetToasts } from '../../test/render';
 import RecoveryRequestPage from './RecoveryRequestPage';
+import { setupUser, type User } from '../../test/user';
 
 let restore: () => void = () => {};
 afterEach(() => {
@@ -41,10 +41,10 @@ function setup(reply: MockReply | (() => MockReply | Promise<MockReply>) = accep
     '/recovery',
   );
   const posts = () => mock.requests.filter((r) => r.method === 'POST');
-  return { ...view, posts, ue: userEvent.setup() };
+  return { ...view, posts, ue: setupUser() };
 }
 
-async function send(ue: ReturnType<typeof userEvent.setup>, typed: string) {
+async function send(ue: User, typed: string) {
   await ue.type(await screen.findByLabelText('Почта'), typed);
   await ue.click(screen.getByRole('button', { name: 'Отправить письмо' }));
 }

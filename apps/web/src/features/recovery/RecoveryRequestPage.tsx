@@ -1,14 +1,14 @@
-import { Button, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { isNetworkError } from '../../lib/errors';
+import { TEXT_NETWORK_ERROR } from '../../lib/errors';
 import { loginSuffix, usePublicConfig } from '../../shared/config';
-import { ContentLoader } from '../../shared/FullPageLoader';
-import { LogoMark } from '../../shared/Logo';
+import { GuestCard } from '../../shared/GuestCard';
+import { MailboxInput } from '../../shared/MailboxInput';
 import { toastError } from '../../shared/toast';
-import { TEXT_NETWORK_ERROR } from '../auth/login';
-import { recoveryEmail, requestRecovery, type ConfirmState } from './recovery';
+import { useRequestRecovery } from './queries';
+import { recoveryEmail, type ConfirmState } from './recovery';
 
 export const TEXT_SEND = 'Отправить письмо';
 export const TEXT_SENDING = 'Отправка...';
@@ -25,13 +25,15 @@ export default function RecoveryRequestPage() {
   const config = usePublicConfig();
   const [mailbox, setMailbox] = useState('');
   const [empty, setEmpty] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const request = useRequestRecovery();
+  // Busy from the call until the next screen is there.
+  const busy = request.isPending || request.isSuccess;
 
   const suffix = loginSuffix(config.data);
   const companyName = config.data?.company_name.trim() || 'Корпоративное обучение';
   useDocumentTitle(`Восстановление пароля · ${companyName}`);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
     if (mailbox.trim() === '') {
@@ -39,73 +41,47 @@ export default function RecoveryRequestPage() {
       return;
     }
     const email = recoveryEmail(mailbox, suffix);
-    setBusy(true);
-    try {
-      await requestRecovery(email);
-    } catch (error) {
-      if (isNetworkError(error)) {
-        setBusy(false);
-        toastError(TEXT_NETWORK_ERROR);
-        return;
-      }
-      // any answer from the server (422, 429, ...) is ignored: the flow goes on
-    }
-    const state: ConfirmState = { email };
-    void navigate('/recovery/confirm', { state });
+    request.mutate(email, {
+      onSuccess: () => {
+        const state: ConfirmState = { email };
+        void navigate('/recovery/confirm', { state });
+      },
+      onError: () => toastError(TEXT_NETWORK_ERROR),
+    });
   };
 
   return (
-    <Paper withBorder shadow="sm" radius="lg" p={{ base: 'lg', xs: 40 }} w="100%" maw={440}>
-      <Stack gap="xs" align="center" mb="xl">
-        <LogoMark size={56} />
-        <Title order={1} fz={24} ta="center" mt="xs">
-          Восстановление пароля
-        </Title>
-        <Text c="dimmed" size="sm" ta="center">
-          Укажите рабочую почту — мы отправим на неё код для сброса пароля
-        </Text>
-      </Stack>
-
-      {config.isPending ? (
-        <ContentLoader />
-      ) : (
-        <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Восстановление пароля">
-          <Stack gap="md">
-            <TextInput
-              label="Почта"
-              placeholder="ivanov"
-              name="email"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              autoFocus
-              value={mailbox}
-              disabled={busy}
-              onChange={(event) => {
-                setMailbox(event.currentTarget.value);
-                if (empty) setEmpty(false);
-              }}
-              error={empty ? TEXT_ENTER_MAILBOX : undefined}
-              rightSection={
-                suffix && !mailbox.includes('@') ? (
-                  <Text size="sm" c="dimmed" data-testid="login-suffix" style={{ whiteSpace: 'nowrap' }}>
-                    {suffix}
-                  </Text>
-                ) : undefined
-              }
-              rightSectionWidth={suffix && !mailbox.includes('@') ? `calc(${suffix.length}ch + 16px)` : undefined}
-              rightSectionPointerEvents="none"
-              styles={suffix ? { section: { justifyContent: 'flex-end', paddingRight: 12 } } : undefined}
-            />
-            <Button type="submit" fullWidth size="md" mt="xs" disabled={busy}>
-              {busy ? TEXT_SENDING : TEXT_SEND}
-            </Button>
-            <Button variant="default" fullWidth size="md" onClick={() => void navigate('/login')} disabled={busy}>
-              {TEXT_BACK}
-            </Button>
-          </Stack>
-        </form>
-      )}
-    </Paper>
+    <GuestCard
+      title="Восстановление пароля"
+      subtitle="Укажите рабочую почту — мы отправим на неё код для сброса пароля"
+      loading={config.isPending}
+    >
+      <form onSubmit={onSubmit} noValidate aria-label="Восстановление пароля">
+        <Stack gap="md">
+          <MailboxInput
+            label="Почта"
+            placeholder="ivanov"
+            name="email"
+            autoComplete="username"
+            autoFocus
+            value={mailbox}
+            disabled={busy}
+            onChange={(value) => {
+              setMailbox(value);
+              if (empty) setEmpty(false);
+            }}
+            error={empty ? TEXT_ENTER_MAILBOX : undefined}
+            suffix={suffix}
+            allowFullAddress
+          />
+          <Button type="submit" fullWidth size="md" mt="xs" disabled={busy}>
+            {busy ? TEXT_SENDING : TEXT_SEND}
+          </Button>
+          <Button variant="default" fullWidth size="md" onClick={() => void navigate('/login')} disabled={busy}>
+            {TEXT_BACK}
+          </Button>
+        </Stack>
+      </form>
+    </GuestCard>
   );
 }

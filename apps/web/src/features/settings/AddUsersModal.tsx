@@ -1,34 +1,23 @@
-import {
-  ActionIcon,
-  Box,
-  Button,
-  Divider,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Box, Button, Group, Paper, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { IconInfoCircle, IconTrash, IconUserPlus } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
+import { successMessage } from '../../lib/answer';
 import { loginSuffix, usePublicConfig } from '../../shared/config';
 import { ContentLoader } from '../../shared/FullPageLoader';
 import { toastError, toastSuccess } from '../../shared/toast';
-import { createUser, errorText, settingsKeys, successMessage, usePaths } from './api';
 import { CHIPS_ADD_FORM, CourseMultiSelect } from './CourseMultiSelect';
-import { DepartmentSelect, LoginInput, RoleSelect } from './fields';
-import { FormModal, type ModalFormProps } from './forms';
+import { PersonFields, RoleAndDepartment } from './fields';
+import { FormModal, ModalActions, type ModalFormProps } from './forms';
 import {
   composeLogin,
   displayName,
+  errorText,
   validateStudents,
   type StudentDraft,
   type StudentField,
   type StudentsProblem,
 } from './logic';
+import { useCreateUsers } from './queries';
 import { T } from './texts';
 
 interface AddUsersModalProps {
@@ -56,8 +45,7 @@ const emptyStudent = (): StudentDraft => ({
 });
 
 function AddUsersForm({ onClose, busy, setBusy }: ModalFormProps) {
-  const paths = usePaths();
-  const queryClient = useQueryClient();
+  const createUsers = useCreateUsers<StudentDraft>();
   const config = usePublicConfig();
   const suffix = loginSuffix(config.data);
   const [roleId, setRoleId] = useState<string | null>(null);
@@ -93,27 +81,27 @@ function AddUsersForm({ onClose, busy, setBusy }: ModalFormProps) {
       return;
     }
     setBusy(true);
-    const failed: StudentDraft[] = [];
     // one after another, in the order of the form
-    for (const student of students) {
-      try {
-        const response = await createUser(paths, {
-          first_name: student.first_name.trim(),
-          last_name: student.last_name.trim(),
-          login: composeLogin(student.local, suffix),
-          password: '',
-          department_id: Number(departmentId),
-          role_id: Number(roleId),
-          course_ids: courseIds,
-          position: student.position.trim(),
-        });
-        toastSuccess(successMessage(response, T.userAdded(displayName(student.first_name, student.last_name))));
-      } catch (error) {
-        failed.push(student);
-        toastError(T.addUserError(errorText(error)));
-      }
-    }
-    await queryClient.invalidateQueries({ queryKey: settingsKeys.users });
+    const outcomes = await createUsers.mutateAsync({
+      students,
+      body: (student) => ({
+        first_name: student.first_name.trim(),
+        last_name: student.last_name.trim(),
+        login: composeLogin(student.local, suffix),
+        password: '',
+        department_id: Number(departmentId),
+        role_id: Number(roleId),
+        course_ids: courseIds,
+        position: student.position.trim(),
+      }),
+      onEach: (outcome) => {
+        const { student } = outcome;
+        if ('error' in outcome) toastError(T.addUserError(errorText(outcome.error)));
+        else
+          toastSuccess(successMessage(outcome.data, T.userAdded(displayName(student.first_name, student.last_name))));
+      },
+    });
+    const failed = outcomes.flatMap((outcome) => ('error' in outcome ? [outcome.student] : []));
     setBusy(false);
     if (failed.length === 0) onClose();
     else setStudents(failed); // the added ones leave the form; the others stay to be fixed
@@ -125,22 +113,15 @@ function AddUsersForm({ onClose, busy, setBusy }: ModalFormProps) {
     <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={T.addUsersTitle}>
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-          <RoleSelect
-            value={roleId}
-            onChange={(v) => {
-              setRoleId(v);
+          <RoleAndDepartment
+            roleId={roleId}
+            departmentId={departmentId}
+            onChange={(field, value) => {
+              if (field === 'roleId') setRoleId(value);
+              else setDepartmentId(value);
               setProblem(null);
             }}
-            error={hasError(undefined, 'role')}
-            disabled={busy}
-          />
-          <DepartmentSelect
-            value={departmentId}
-            onChange={(v) => {
-              setDepartmentId(v);
-              setProblem(null);
-            }}
-            error={hasError(undefined, 'department')}
+            hasError={(field) => hasError(undefined, field)}
             disabled={busy}
           />
         </SimpleGrid>
@@ -178,41 +159,13 @@ function AddUsersForm({ onClose, busy, setBusy }: ModalFormProps) {
                   ) : null}
                 </Group>
                 <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="sm">
-                  <TextInput
-                    label={T.lastName}
-                    value={student.last_name}
-                    onChange={(e) => update(student.key, 'last_name', e.currentTarget.value)}
-                    error={hasError(index, 'last_name')}
-                    withAsterisk
-                    disabled={busy}
-                    autoComplete="off"
-                  />
-                  <TextInput
-                    label={T.firstName}
-                    value={student.first_name}
-                    onChange={(e) => update(student.key, 'first_name', e.currentTarget.value)}
-                    error={hasError(index, 'first_name')}
-                    withAsterisk
-                    disabled={busy}
-                    autoComplete="off"
-                  />
-                  <LoginInput
-                    label={T.email}
-                    value={student.local}
-                    onChange={(v) => update(student.key, 'local', v)}
+                  <PersonFields
+                    value={student}
+                    onChange={(field, value) => update(student.key, field, value)}
+                    hasError={(field) => hasError(index, field)}
                     suffix={suffix}
-                    error={hasError(index, 'local')}
-                    withAsterisk
                     disabled={busy}
-                    placeholder="ivanov"
-                  />
-                  <TextInput
-                    label={T.position}
-                    placeholder={T.positionPlaceholder}
-                    value={student.position}
-                    onChange={(e) => update(student.key, 'position', e.currentTarget.value)}
-                    disabled={busy}
-                    autoComplete="off"
+                    emailPlaceholder="ivanov"
                   />
                 </SimpleGrid>
               </Paper>
@@ -239,15 +192,7 @@ function AddUsersForm({ onClose, busy, setBusy }: ModalFormProps) {
           </Text>
         </Group>
 
-        <Divider />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose} disabled={busy}>
-            {T.cancel}
-          </Button>
-          <Button type="submit" loading={busy}>
-            {T.addSubmit}
-          </Button>
-        </Group>
+        <ModalActions submitLabel={T.addSubmit} submitting={busy} busy={busy} onCancel={onClose} />
       </Stack>
     </form>
   );

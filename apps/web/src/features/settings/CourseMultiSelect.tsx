@@ -1,7 +1,7 @@
 import type { NamedRef } from '@lms/contract';
 import { MultiSelect, Pill, Tooltip, type ComboboxItemGroup } from '@mantine/core';
 import { useMemo } from 'react';
-import { useCourseChoices } from './api';
+import { useCourseChoices } from './queries';
 import { T } from './texts';
 import { useErrorToast } from './ui';
 

@@ -1,86 +1,15 @@
-import { Badge, Group, Stack, Table, Text, ThemeIcon } from '@mantine/core';
+import type { DepartmentRequest } from '@lms/contract';
+import { Badge, Grid, Group, Table, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { IconBuildingCommunity } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
-import { isForbidden, useDepartments, type Department } from './api';
-import { DepartmentModal } from './DepartmentModal';
-import { matchesSearch, sortDepartments } from './logic';
+import { CrudTab, type CrudEntity, type CrudFieldsProps } from './CrudTab';
+import { matchesSearch, parseSortOrder, sortDepartments } from './logic';
+import { departments, type Department } from './queries';
 import { SafeHtml } from './SafeHtml';
 import { SettingsFrame } from './SettingsFrame';
 import { T } from './texts';
-import {
-  AccessDenied,
-  DataTableBody,
-  OpenButton,
-  rowOpenProps,
-  SettingsTable,
-  TableCard,
-  Toolbar,
-  useErrorToast,
-  useItemModal,
-} from './ui';
+import { OpenButton, rowOpenProps } from './ui';
 
-const COLUMNS = 2;
-
-/** /settings/departments: the departments tab (spec 03 §2.2). */
-export default function DepartmentsPage() {
-  return (
-    <SettingsFrame>
-      <DepartmentsTab />
-    </SettingsFrame>
-  );
-}
-
-function DepartmentsTab() {
-  const departments = useDepartments();
-  useErrorToast(departments, T.loadError, 'settings-load-error', !isForbidden(departments.error));
-  const [search, setSearch] = useState('');
-  const modal = useItemModal<Department>();
-
-  const rows = useMemo(
-    () => sortDepartments(departments.data ?? []).filter((d) => matchesSearch(search, d.name)),
-    [departments.data, search],
-  );
-
-  if (isForbidden(departments.error)) return <AccessDenied />;
-
-  return (
-    <Stack gap="md">
-      <Toolbar
-        search={search}
-        onSearch={setSearch}
-        placeholder={T.searchDepartments}
-        addLabel={T.addDepartment}
-        onAdd={() => modal.open(null)}
-      />
-      <TableCard>
-        <SettingsTable
-          label={T.tabDepartments}
-          minWidth={340}
-          head={
-            <>
-              <Table.Th>{T.colDepartmentName}</Table.Th>
-              <Table.Th>{T.colSortOrder}</Table.Th>
-            </>
-          }
-        >
-          <DataTableBody
-            query={departments}
-            rows={rows}
-            columns={COLUMNS}
-            search={search}
-            emptyText={T.departmentsEmpty}
-            renderRow={(department) => (
-              <DepartmentRow key={department.id} department={department} onOpen={() => modal.open(department)} />
-            )}
-          />
-        </SettingsTable>
-      </TableCard>
-      <DepartmentModal opened={modal.opened} department={modal.item} onClose={modal.close} />
-    </Stack>
-  );
-}
-
-function DepartmentRow({ department, onOpen }: { department: Department; onOpen: () => void }) {
+function DepartmentRow({ item: department, onOpen }: { item: Department; onOpen: () => void }) {
   return (
     <Table.Tr {...rowOpenProps(onOpen)} data-testid="department-row">
       <Table.Td>
@@ -107,5 +36,79 @@ function DepartmentRow({ department, onOpen }: { department: Department; onOpen:
         )}
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** The name, and the sort order beside it (a whole number from 0, or empty). */
+function DepartmentFields({ name, value, onChange, error, busy }: CrudFieldsProps<Department, string>) {
+  return (
+    <Grid gap="md">
+      <Grid.Col span={{ base: 12, xs: 8 }}>{name}</Grid.Col>
+      <Grid.Col span={{ base: 12, xs: 4 }}>
+        <TextInput
+          label={T.sortOrder}
+          value={value}
+          onChange={(e) => onChange(e.currentTarget.value)}
+          error={error}
+          inputMode="numeric"
+          placeholder="0"
+          disabled={busy}
+          autoComplete="off"
+        />
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+const sortValue = (raw: string) => {
+  const sort = parseSortOrder(raw);
+  return 'value' in sort ? sort.value : null;
+};
+
+const departmentEntity: CrudEntity<Department, DepartmentRequest, string> = {
+  resource: departments,
+  texts: {
+    search: T.searchDepartments,
+    add: T.addDepartment,
+    table: T.tabDepartments,
+    empty: T.departmentsEmpty,
+    addTitle: T.addDepartmentTitle,
+    editTitle: T.editDepartmentTitle,
+    nameLabel: T.departmentName,
+    needName: T.needDepartmentName,
+    added: T.departmentAdded,
+    updated: T.departmentUpdated,
+    deleted: T.departmentDeleted,
+    addError: T.addDepartmentError,
+    updateError: T.updateDepartmentError,
+    deleteError: T.deleteDepartmentError,
+    confirmDeleteTitle: T.confirmDeleteDepartmentTitle,
+    confirmDelete: T.confirmDeleteDepartment,
+  },
+  head: (
+    <>
+      <Table.Th>{T.colDepartmentName}</Table.Th>
+      <Table.Th>{T.colSortOrder}</Table.Th>
+    </>
+  ),
+  columns: 2,
+  rows: (items, search) => sortDepartments(items).filter((d) => matchesSearch(search, d.name)),
+  Row: DepartmentRow,
+  skeleton: [58, 58],
+  initial: (department) => (department?.sort_order == null ? '' : String(department.sort_order)),
+  validate: (raw) => {
+    const sort = parseSortOrder(raw);
+    return 'error' in sort ? sort.error : null;
+  },
+  Fields: DepartmentFields,
+  body: (name, courseIds, raw) => ({ name, sort_order: sortValue(raw), course_ids: courseIds }),
+};
+
+/** /settings/departments: the departments tab (spec 03 §2.2). */
+export default function DepartmentsPage() {
+  return (
+    <SettingsFrame>
+      <CrudTab entity={departmentEntity} />
+    </SettingsFrame>
   );
 }

@@ -1,36 +1,32 @@
 import type { AdminUserDetail, NamedRef } from '@lms/contract';
-import { Button, Group, SimpleGrid, Skeleton, Stack, TextInput } from '@mantine/core';
+import { Button, Group, SimpleGrid, Skeleton, Stack } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useSession } from '../auth/session';
+import { successMessage } from '../../lib/answer';
 import { loginSuffix, usePublicConfig } from '../../shared/config';
+import { useSession } from '../../shared/session';
 import { toastError, toastSuccess } from '../../shared/toast';
-import {
-  changeUserCourses,
-  deleteUser,
-  errorText,
-  resetPassword,
-  settingsKeys,
-  successMessage,
-  updateUser,
-  usePaths,
-  useUserCourses,
-  useUserDetail,
-  type AdminUser,
-} from './api';
 import { CHIPS_DEFAULT, CourseMultiSelect } from './CourseMultiSelect';
-import { DepartmentSelect, LoginInput, RoleSelect } from './fields';
+import { PersonFields, RoleAndDepartment } from './fields';
 import { DeleteButton, FormModal, ModalActions, type ModalFormProps } from './forms';
 import {
   courseDiff,
   displayName,
   editLogin,
+  errorText,
   loginLocalPart,
   validateEditUser,
   type EditUserDraft,
   type StudentsProblem,
 } from './logic';
+import {
+  useDeleteUser,
+  useResetPassword,
+  useUpdateUser,
+  useUserCourses,
+  useUserDetail,
+  type AdminUser,
+} from './queries';
 import { T } from './texts';
 import { ConfirmDialog, ErrorState, useErrorToast } from './ui';
 
@@ -56,8 +52,8 @@ interface LoaderProps extends ModalFormProps {
 
 /** GET /api/admin/users/{id} and /courses, then the form. */
 function EditUserLoader({ user, onClose, busy, setBusy }: LoaderProps) {
-  const detail = useUserDetail(user.id, { refetchOnMount: 'always' });
-  const courses = useUserCourses(user.id, { refetchOnMount: 'always' });
+  const detail = useUserDetail(user.id);
+  const courses = useUserCourses(user.id);
   const config = usePublicConfig();
   useErrorToast(detail, T.loadError, 'settings-user-error');
   useErrorToast(courses, T.userCoursesLoadError, 'settings-user-courses-error');
@@ -101,8 +97,9 @@ interface FormProps extends ModalFormProps {
 }
 
 function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormProps) {
-  const paths = usePaths();
-  const queryClient = useQueryClient();
+  const updateUser = useUpdateUser();
+  const deleteUser = useDeleteUser();
+  const resetPassword = useResetPassword();
   const me = useSession().user;
   const [draft, setDraft] = useState<EditUserDraft>(() => ({
     first_name: user.first_name,
@@ -124,12 +121,6 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
   };
   const hasError = (field: StudentsProblem['fields'][number]) => problem?.fields.includes(field) ?? false;
 
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: settingsKeys.users }),
-      queryClient.invalidateQueries({ queryKey: settingsKeys.groups }),
-    ]);
-
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
@@ -141,23 +132,24 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
     }
     setBusy(true);
     try {
-      const response = await updateUser(paths, user.id, {
-        first_name: draft.first_name.trim(),
-        last_name: draft.last_name.trim(),
-        login: editLogin(draft.local, suffix),
-        department_id: Number(draft.departmentId),
-        role_id: Number(draft.roleId),
-        position: draft.position.trim(),
+      const data = await updateUser.mutateAsync({
+        id: user.id,
+        body: {
+          first_name: draft.first_name.trim(),
+          last_name: draft.last_name.trim(),
+          login: editLogin(draft.local, suffix),
+          department_id: Number(draft.departmentId),
+          role_id: Number(draft.roleId),
+          position: draft.position.trim(),
+        },
+        ...courseDiff(initialCourses, courseIds),
       });
-      const { attach, detach } = courseDiff(initialCourses, courseIds);
-      await changeUserCourses(paths, user.id, attach, detach);
-      toastSuccess(successMessage(response, T.userUpdated(displayName(draft.first_name, draft.last_name))));
+      toastSuccess(successMessage(data, T.userUpdated(displayName(draft.first_name, draft.last_name))));
       onClose();
     } catch (error) {
       toastError(T.updateUserError(errorText(error)));
     } finally {
       setBusy(false);
-      void refresh();
     }
   };
 
@@ -173,8 +165,8 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
   const onDelete = async () => {
     setBusy(true);
     try {
-      const response = await deleteUser(paths, user.id);
-      toastSuccess(successMessage(response, T.userDeleted(name)));
+      const data = await deleteUser.mutateAsync(user.id);
+      toastSuccess(successMessage(data, T.userDeleted(name)));
       setConfirm(null);
       onClose();
     } catch (error) {
@@ -182,15 +174,14 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
       setConfirm(null);
     } finally {
       setBusy(false);
-      void refresh();
     }
   };
 
   const onReset = async () => {
     setBusy(true);
     try {
-      const response = await resetPassword(paths, user.id);
-      toastSuccess(successMessage(response, T.passwordReset));
+      const data = await resetPassword.mutateAsync(user.id);
+      toastSuccess(successMessage(data, T.passwordReset));
     } catch (error) {
       toastError(T.resetPasswordError(errorText(error)));
     } finally {
@@ -204,52 +195,19 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
       <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={T.editUserTitle}>
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="sm">
-            <TextInput
-              label={T.lastName}
-              value={draft.last_name}
-              onChange={(e) => set('last_name', e.currentTarget.value)}
-              error={hasError('last_name')}
-              withAsterisk
-              disabled={busy}
-              autoComplete="off"
-            />
-            <TextInput
-              label={T.firstName}
-              value={draft.first_name}
-              onChange={(e) => set('first_name', e.currentTarget.value)}
-              error={hasError('first_name')}
-              withAsterisk
-              disabled={busy}
-              autoComplete="off"
-            />
-            <LoginInput
-              label={T.email}
-              value={draft.local}
-              onChange={(v) => set('local', v)}
+            <PersonFields
+              value={draft}
+              onChange={set}
+              hasError={hasError}
               suffix={suffix}
+              disabled={busy}
               allowFullAddress
-              error={hasError('local')}
-              withAsterisk
-              disabled={busy}
             />
-            <TextInput
-              label={T.position}
-              placeholder={T.positionPlaceholder}
-              value={draft.position}
-              onChange={(e) => set('position', e.currentTarget.value)}
-              disabled={busy}
-              autoComplete="off"
-            />
-            <RoleSelect
-              value={draft.roleId}
-              onChange={(v) => set('roleId', v)}
-              error={hasError('role')}
-              disabled={busy}
-            />
-            <DepartmentSelect
-              value={draft.departmentId}
-              onChange={(v) => set('departmentId', v)}
-              error={hasError('department')}
+            <RoleAndDepartment
+              roleId={draft.roleId}
+              departmentId={draft.departmentId}
+              onChange={set}
+              hasError={hasError}
               disabled={busy}
             />
           </SimpleGrid>

@@ -1,82 +1,19 @@
-import { Avatar, Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import type { StudyGroupRequest } from '@lms/contract';
+import { Avatar, Badge, Group, Table, Text, Tooltip } from '@mantine/core';
+import { useMemo } from 'react';
 import { initials } from '../../lib/initials';
-import { isForbidden, useGroups, type StudyGroup } from './api';
-import { GroupModal } from './GroupModal';
+import { CrudTab, type CrudEntity, type CrudFieldsProps } from './CrudTab';
 import { matchesSearch } from './logic';
+import { MemberPicker, type MemberChoice } from './MemberPicker';
+import { groups, useUsers, type StudyGroup } from './queries';
 import { SafeHtml } from './SafeHtml';
 import { SettingsFrame } from './SettingsFrame';
 import { T } from './texts';
-import {
-  AccessDenied,
-  DataTableBody,
-  OpenButton,
-  rowOpenProps,
-  SettingsTable,
-  TableCard,
-  Toolbar,
-  useErrorToast,
-  useItemModal,
-} from './ui';
+import { OpenButton, rowOpenProps, useErrorToast } from './ui';
 
-const COLUMNS = 2;
 const AVATAR_STYLES = { placeholder: { fontSize: 10 } };
 
-/** /settings/groups: the study groups tab (spec 03 §2.2). */
-export default function GroupsPage() {
-  return (
-    <SettingsFrame>
-      <GroupsTab />
-    </SettingsFrame>
-  );
-}
-
-function GroupsTab() {
-  const groups = useGroups();
-  useErrorToast(groups, T.loadError, 'settings-load-error', !isForbidden(groups.error));
-  const [search, setSearch] = useState('');
-  const modal = useItemModal<StudyGroup>();
-
-  const rows = useMemo(() => (groups.data ?? []).filter((g) => matchesSearch(search, g.name)), [groups.data, search]);
-
-  if (isForbidden(groups.error)) return <AccessDenied />;
-
-  return (
-    <Stack gap="md">
-      <Toolbar
-        search={search}
-        onSearch={setSearch}
-        placeholder={T.searchGroups}
-        addLabel={T.addGroup}
-        onAdd={() => modal.open(null)}
-      />
-      <TableCard>
-        <SettingsTable
-          label={T.tabGroups}
-          minWidth={340}
-          head={
-            <>
-              <Table.Th>{T.colGroupName}</Table.Th>
-              <Table.Th style={{ whiteSpace: 'nowrap' }}>{T.colMembers}</Table.Th>
-            </>
-          }
-        >
-          <DataTableBody
-            query={groups}
-            rows={rows}
-            columns={COLUMNS}
-            search={search}
-            emptyText={T.groupsEmpty}
-            renderRow={(group) => <GroupRow key={group.id} group={group} onOpen={() => modal.open(group)} />}
-          />
-        </SettingsTable>
-      </TableCard>
-      <GroupModal opened={modal.opened} group={modal.item} onClose={modal.close} />
-    </Stack>
-  );
-}
-
-function GroupRow({ group, onOpen }: { group: StudyGroup; onOpen: () => void }) {
+function GroupRow({ item: group, onOpen }: { item: StudyGroup; onOpen: () => void }) {
   return (
     <Table.Tr {...rowOpenProps(onOpen)} data-testid="group-row">
       <Table.Td>
@@ -119,5 +56,68 @@ function GroupRow({ group, onOpen }: { group: StudyGroup; onOpen: () => void }) 
         </Group>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** The name, then the members: every user, ticked when in the group. */
+function GroupFields({ item: group, name, value, onChange, busy }: CrudFieldsProps<StudyGroup, number[]>) {
+  const users = useUsers();
+  useErrorToast(users, T.dropdownLoadError, 'settings-members-error');
+  // every user, plus current members the list does not hold (so none is dropped silently)
+  const choices = useMemo<MemberChoice[]>(() => {
+    const list: MemberChoice[] = (users.data ?? []).map((u) => ({ id: u.id, name: u.name, email: u.email }));
+    const ids = new Set(list.map((u) => u.id));
+    for (const member of group?.users ?? []) if (!ids.has(member.id)) list.push(member);
+    return list;
+  }, [users.data, group]);
+  return (
+    <>
+      {name}
+      <MemberPicker users={choices} value={value} onChange={onChange} loading={users.isPending} disabled={busy} />
+    </>
+  );
+}
+
+const groupEntity: CrudEntity<StudyGroup, StudyGroupRequest, number[]> = {
+  resource: groups,
+  texts: {
+    search: T.searchGroups,
+    add: T.addGroup,
+    table: T.tabGroups,
+    empty: T.groupsEmpty,
+    addTitle: T.addGroupTitle,
+    editTitle: T.editGroupTitle,
+    nameLabel: T.groupName,
+    needName: T.needGroupName,
+    added: T.groupAdded,
+    updated: T.groupUpdated,
+    deleted: T.groupDeleted,
+    addError: T.addGroupError,
+    updateError: T.updateGroupError,
+    deleteError: T.deleteGroupError,
+    confirmDeleteTitle: T.confirmDeleteGroupTitle,
+    confirmDelete: T.confirmDeleteGroup,
+  },
+  head: (
+    <>
+      <Table.Th>{T.colGroupName}</Table.Th>
+      <Table.Th style={{ whiteSpace: 'nowrap' }}>{T.colMembers}</Table.Th>
+    </>
+  ),
+  columns: 2,
+  rows: (items, search) => items.filter((g) => matchesSearch(search, g.name)),
+  Row: GroupRow,
+  skeleton: [58, 200],
+  initial: (group) => group?.users.map((u) => u.id) ?? [],
+  Fields: GroupFields,
+  body: (name, courseIds, memberIds) => ({ name, user_ids: memberIds, course_ids: courseIds }),
+};
+
+/** /settings/groups: the study groups tab (spec 03 §2.2). */
+export default function GroupsPage() {
+  return (
+    <SettingsFrame>
+      <CrudTab entity={groupEntity} />
+    </SettingsFrame>
   );
 }

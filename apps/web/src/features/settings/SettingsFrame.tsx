@@ -4,7 +4,7 @@ import { IconBuildingCommunity, IconUsers, IconUsersGroup, type Icon } from '@ta
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { ContentLoader } from '../../shared/FullPageLoader';
-import { useSession } from '../auth/session';
+import { useSession } from '../../shared/session';
 import { canManageSettings } from './logic';
 import { T } from './texts';
 import { AccessDenied } from './ui';

@@ -1,12 +1,11 @@
 import { Avatar, Center, Group, Skeleton, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { useMemo, useState } from 'react';
 import { initials } from '../../lib/initials';
 import { formatRelativeTime } from '../../lib/relativeTime';
 import { AddUsersModal } from './AddUsersModal';
-import { isForbidden, useUsers, type AdminUser } from './api';
 import { EditUserModal } from './EditUserModal';
 import { matchesSearch } from './logic';
+import { useUsers, type AdminUser } from './queries';
 import { SafeHtml } from './SafeHtml';
 import { SettingsFrame } from './SettingsFrame';
 import { T } from './texts';
@@ -20,12 +19,14 @@ import {
   SettingsTable,
   TableCard,
   Toolbar,
-  useErrorToast,
   useItemModal,
+  useListTab,
 } from './ui';
 
 const COLUMNS = 5;
 const fullDate = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short' });
+
+const usersRows = (items: AdminUser[], search: string) => items.filter((u) => matchesSearch(search, u.name, u.email));
 
 /** /settings: the employees tab (spec 03 §2.2). */
 export default function UsersPage() {
@@ -38,18 +39,12 @@ export default function UsersPage() {
 
 function UsersTab() {
   const users = useUsers();
-  useErrorToast(users, T.loadError, 'settings-load-error', !isForbidden(users.error));
-  const [search, setSearch] = useState('');
+  const { search, setSearch, rows, forbidden } = useListTab(users, usersRows);
   const [addOpened, add] = useDisclosure(false);
   const edit = useItemModal<AdminUser>();
   const phone = useMediaQuery('(max-width: 47.99em)');
 
-  const rows = useMemo(
-    () => (users.data ?? []).filter((u) => matchesSearch(search, u.name, u.email)),
-    [users.data, search],
-  );
-
-  if (isForbidden(users.error)) return <AccessDenied />;
+  if (forbidden) return <AccessDenied />;
 
   const table = (
     <SettingsTable

@@ -1,41 +1,95 @@
-import { Select, Text, TextInput, type TextInputProps } from '@mantine/core';
+import { Select, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
-import { useDepartments, useRoles } from './api';
-import { sortDepartments } from './logic';
+import { MailboxInput } from '../../shared/MailboxInput';
+import { sortDepartments, type StudentField } from './logic';
+import { departments as departmentList, useRoles } from './queries';
 import { T } from './texts';
 import { useErrorToast } from './ui';
 
-interface LoginInputProps extends Omit<TextInputProps, 'value' | 'onChange' | 'rightSection'> {
-  value: string;
-  onChange: (value: string) => void;
-  /** '@domain', shown after the typed local part. */
-  suffix: string;
-  /** Edit form: a typed '@' means a whole address, so the suffix is hidden then. */
-  allowFullAddress?: boolean;
+/** The person fields of an employee form, as typed. */
+export interface PersonDraft {
+  first_name: string;
+  last_name: string;
+  /** E-mail local part (the suffix is shown next to it). */
+  local: string;
+  position: string;
 }
 
-/** The e-mail local part with the fixed '@domain' suffix shown inside the field (spec 03 §5). */
-export function LoginInput({ value, onChange, suffix, allowFullAddress, ...rest }: LoginInputProps) {
-  const showSuffix = suffix !== '' && !(allowFullAddress && value.includes('@'));
-  return (
+interface PersonFieldsProps {
+  value: PersonDraft;
+  onChange: (field: keyof PersonDraft, value: string) => void;
+  hasError: (field: StudentField) => boolean;
+  /** '@domain' after the e-mail field. */
+  suffix: string;
+  disabled: boolean;
+  /** Edit form: an address typed with '@' is taken whole (spec 03 §5). */
+  allowFullAddress?: boolean;
+  emailPlaceholder?: string;
+}
+
+/** Last name, first name, e-mail and position, in the grid of the add and edit forms (spec 03 §5). */
+export function PersonFields({
+  value,
+  onChange,
+  hasError,
+  suffix,
+  disabled,
+  allowFullAddress,
+  emailPlaceholder,
+}: PersonFieldsProps) {
+  const text = (field: 'first_name' | 'last_name' | 'position', label: string) => (
     <TextInput
-      {...rest}
-      value={value}
-      onChange={(event) => onChange(event.currentTarget.value)}
+      label={label}
+      placeholder={field === 'position' ? T.positionPlaceholder : undefined}
+      value={value[field]}
+      onChange={(e) => onChange(field, e.currentTarget.value)}
+      error={field === 'position' ? undefined : hasError(field)}
+      withAsterisk={field !== 'position'}
+      disabled={disabled}
       autoComplete="off"
-      autoCapitalize="none"
-      spellCheck={false}
-      rightSection={
-        showSuffix ? (
-          <Text size="sm" c="dimmed" data-testid="login-suffix" style={{ whiteSpace: 'nowrap' }}>
-            {suffix}
-          </Text>
-        ) : undefined
-      }
-      rightSectionWidth={showSuffix ? `calc(${suffix.length}ch + 16px)` : undefined}
-      rightSectionPointerEvents="none"
-      styles={showSuffix ? { section: { justifyContent: 'flex-end', paddingRight: 12 } } : undefined}
     />
+  );
+  return (
+    <>
+      {text('last_name', T.lastName)}
+      {text('first_name', T.firstName)}
+      <MailboxInput
+        label={T.email}
+        value={value.local}
+        onChange={(v) => onChange('local', v)}
+        suffix={suffix}
+        allowFullAddress={allowFullAddress}
+        error={hasError('local')}
+        withAsterisk
+        disabled={disabled}
+        placeholder={emailPlaceholder}
+        autoComplete="off"
+      />
+      {text('position', T.position)}
+    </>
+  );
+}
+
+interface RoleAndDepartmentProps {
+  roleId: string | null;
+  departmentId: string | null;
+  onChange: (field: 'roleId' | 'departmentId', value: string | null) => void;
+  hasError: (field: 'role' | 'department') => boolean;
+  disabled: boolean;
+}
+
+/** The role and department choices of an employee form (both required, spec 03 §5). */
+export function RoleAndDepartment({ roleId, departmentId, onChange, hasError, disabled }: RoleAndDepartmentProps) {
+  return (
+    <>
+      <RoleSelect value={roleId} onChange={(v) => onChange('roleId', v)} error={hasError('role')} disabled={disabled} />
+      <DepartmentSelect
+        value={departmentId}
+        onChange={(v) => onChange('departmentId', v)}
+        error={hasError('department')}
+        disabled={disabled}
+      />
+    </>
   );
 }
 
@@ -46,50 +100,59 @@ interface IdSelectProps {
   disabled?: boolean;
 }
 
-/** Roles come from the server list (spec 03 §6); a failed list shows 'Ошибка загрузки данных'. */
-export function RoleSelect({ value, onChange, error, disabled }: IdSelectProps) {
-  const roles = useRoles();
-  useErrorToast(roles, T.dropdownLoadError, 'settings-roles-error');
-  const data = useMemo(() => (roles.data ?? []).map((r) => ({ value: String(r.id), label: r.name })), [roles.data]);
+interface ListSelectProps extends IdSelectProps {
+  label: string;
+  placeholder: string;
+  options: { value: string; label: string }[];
+  loading: boolean;
+  searchable?: boolean;
+  nothingFound?: string;
+}
+
+/** A required choice from a server list (roles, departments). */
+function ListSelect({ label, placeholder, options, loading, searchable, nothingFound, ...field }: ListSelectProps) {
   return (
     <Select
-      label={T.role}
-      placeholder={T.chooseRole}
-      data={data}
-      value={value}
-      onChange={onChange}
-      error={error}
-      disabled={disabled}
+      label={label}
+      placeholder={placeholder}
+      data={options}
+      {...field}
       withAsterisk
+      searchable={searchable}
       allowDeselect={false}
       comboboxProps={{ zIndex: 230 }}
-      nothingFoundMessage={roles.isPending ? 'Загрузка...' : undefined}
+      nothingFoundMessage={loading ? 'Загрузка...' : nothingFound}
     />
   );
 }
 
+/** Roles come from the server list (spec 03 §6); a failed list shows 'Ошибка загрузки данных'. */
+export function RoleSelect(props: IdSelectProps) {
+  const roles = useRoles();
+  useErrorToast(roles, T.dropdownLoadError, 'settings-roles-error');
+  const options = useMemo(() => (roles.data ?? []).map((r) => ({ value: String(r.id), label: r.name })), [roles.data]);
+  return (
+    <ListSelect label={T.role} placeholder={T.chooseRole} options={options} loading={roles.isPending} {...props} />
+  );
+}
+
 /** Departments in their sort order; a failed list shows 'Ошибка загрузки данных'. */
-export function DepartmentSelect({ value, onChange, error, disabled }: IdSelectProps) {
-  const departments = useDepartments();
+export function DepartmentSelect(props: IdSelectProps) {
+  const departments = departmentList.useList();
   useErrorToast(departments, T.dropdownLoadError, 'settings-departments-error');
-  const data = useMemo(
+  const options = useMemo(
     () => sortDepartments(departments.data ?? []).map((d) => ({ value: String(d.id), label: d.name })),
     [departments.data],
   );
   return (
-    <Select
+    <ListSelect
       label={T.department}
       placeholder={T.chooseDepartment}
-      data={data}
-      value={value}
-      onChange={onChange}
-      error={error}
-      disabled={disabled}
-      withAsterisk
+      options={options}
+      loading={departments.isPending}
       searchable
-      allowDeselect={false}
-      comboboxProps={{ zIndex: 230 }}
-      nothingFoundMessage={departments.isPending ? 'Загрузка...' : T.nothingFound}
+      nothingFound={T.nothingFound}
+      {...props}
     />
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminUser } from '../../test/fixtures';
-import { parseCourseChoices } from './api';
+import { parseCourseChoices } from './queries';
 import {
   canManageSettings,
   composeLogin,

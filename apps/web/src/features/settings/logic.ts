@@ -1,4 +1,5 @@
 import type { AuthUser } from '@lms/contract';
+import { errorStatus, isNetworkError, serverMessage } from '../../lib/errors';
 import { normalizeQuery, textMatches } from '../../lib/search';
 import { T } from './texts';
 
@@ -6,6 +7,16 @@ import { T } from './texts';
 export function canManageSettings(user: AuthUser | undefined): boolean {
   if (!user?.authenticated) return false;
   return user.role === 'admin' || user.permissions.includes('settings.manage');
+}
+
+/** The message of a failed call for '…: {msg}' toasts: the server's, else a short description. */
+export function errorText(error: unknown): string {
+  const message = serverMessage(error);
+  if (message) return message;
+  if (isNetworkError(error)) return 'нет связи с сервером';
+  const status = errorStatus(error);
+  if (status) return `код ответа ${status}`;
+  return error instanceof Error && error.message ? error.message : T.unknownError;
 }
 
 /** A simple e-mail shape: something@something.tld, no spaces, one '@'. */

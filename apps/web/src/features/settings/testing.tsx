@@ -1,87 +1,63 @@
 /* Fixtures and set-up of the settings component tests (not part of the app bundle). */
 import type { AdminUserListItem, AuthUser, DepartmentItem, StudyGroupItem } from '@lms/contract';
-import userEvent from '@testing-library/user-event';
 import { afterEach } from 'vitest';
-import { adminUser } from '../../test/fixtures';
+import { adminUser, learnerUser } from '../../test/fixtures';
 import { mockHttp, testConfig, testZiggy, type MockReply, type RecordedRequest } from '../../test/http';
 import { renderRoutes, resetToasts } from '../../test/render';
 import DepartmentsPage from './DepartmentsPage';
 import GroupsPage from './GroupsPage';
 import UsersPage from './UsersPage';
+import { setupUser } from '../../test/user';
 
-export const learnerUser: AuthUser = {
-  authenticated: true,
-  id: 7,
-  name: 'Смирнов Алексей',
-  email: 'learner@company.ru',
-  role: 'learner',
-  roles_ru: 'Ученик',
-  permissions: ['learning', 'profile'],
-};
+export { learnerUser };
 
 const recent = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
+const LEARNER = { id: 4, name: 'Ученик' };
+const SALES = { id: 10, name: 'Отдел продаж' };
+const IT = { id: 11, name: 'ИТ-отдел' };
+
+/** An employee row: 'Фамилия Имя' as the server writes it, the login as the e-mail. */
+function employee(
+  id: number,
+  [last_name, first_name]: [string, string],
+  login: string,
+  more: Pick<AdminUserListItem, 'position' | 'department' | 'roles' | 'last_activity'>,
+): AdminUserListItem {
+  return { id, name: `${last_name} ${first_name}`, first_name, last_name, login, email: login, ...more };
+}
+
 export const users: AdminUserListItem[] = [
-  {
-    id: 1,
-    name: 'Петрова Мария',
-    first_name: 'Мария',
-    last_name: 'Петрова',
-    login: 'petrova@company.ru',
-    email: 'petrova@company.ru',
+  employee(1, ['Петрова', 'Мария'], 'petrova@company.ru', {
     position: 'Администратор платформы',
     department: null,
     roles: { id: 1, name: 'Администратор' },
     last_activity: recent(0),
-  },
-  {
-    id: 2,
-    name: 'Иванов Иван',
-    first_name: 'Иван',
-    last_name: 'Иванов',
-    login: 'ivanov@company.ru',
-    email: 'ivanov@company.ru',
+  }),
+  employee(2, ['Иванов', 'Иван'], 'ivanov@company.ru', {
     position: 'Менеджер',
-    department: { id: 10, name: 'Отдел продаж' },
-    roles: { id: 4, name: 'Ученик' },
+    department: SALES,
+    roles: LEARNER,
     last_activity: recent(5),
-  },
-  {
-    id: 3,
-    name: 'Smith John',
-    first_name: 'John',
-    last_name: 'Smith',
-    login: 'j.smith@company.ru',
-    email: 'j.smith@company.ru',
+  }),
+  employee(3, ['Smith', 'John'], 'j.smith@company.ru', {
     position: null,
-    department: { id: 11, name: 'ИТ-отдел' },
-    roles: { id: 4, name: 'Ученик' },
+    department: IT,
+    roles: LEARNER,
     last_activity: null,
-  },
-  {
-    id: 4,
-    name: 'Борисова Анна',
-    first_name: 'Анна',
-    last_name: 'Борисова',
-    login: 'borisova@company.ru',
-    email: 'borisova@company.ru',
+  }),
+  employee(4, ['Борисова', 'Анна'], 'borisova@company.ru', {
     position: null,
-    department: { id: 11, name: 'ИТ-отдел' },
-    roles: { id: 4, name: 'Ученик' },
+    department: IT,
+    roles: LEARNER,
     last_activity: recent(3 * 60),
-  },
-  {
-    id: 5,
-    name: 'Adams Kate',
-    first_name: 'Kate',
-    last_name: 'Adams',
-    login: 'k.adams@company.ru',
-    email: 'k.adams@company.ru',
+  }),
+  employee(5, ['Adams', 'Kate'], 'k.adams@company.ru', {
     position: null,
     department: null,
-    roles: { id: 4, name: 'Ученик' },
+    roles: LEARNER,
     last_activity: 'not a date',
-  },
+  }),
 ];
 
 export const roles = [
@@ -181,7 +157,7 @@ export function renderSettings(
   );
   const calls = (method: string, url?: string) =>
     mock.requests.filter((r) => r.method === method && (url === undefined || r.url === url));
-  return { ...view, ...mock, calls, ue: userEvent.setup({ delay: null }) };
+  return { ...view, ...mock, calls, ue: setupUser() };
 }
 
 /**

@@ -1,7 +1,6 @@
 import {
   Button,
   Center,
-  CloseButton,
   Group,
   Modal,
   Paper,
@@ -9,17 +8,18 @@ import {
   Stack,
   Table,
   Text,
-  TextInput,
   ThemeIcon,
   UnstyledButton,
   type ModalProps,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconAlertTriangle, IconPlus, IconSearch } from '@tabler/icons-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { errorStatus, messageOr } from '../../lib/errors';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
+import { AppModal } from '../../shared/AppModal';
+import { SearchInput } from '../../shared/SearchInput';
 import { toastError } from '../../shared/toast';
-import { messageOr } from './api';
 import { T } from './texts';
 
 /** Settings modals: at most 650 px wide, 500 ms close animation (spec 03 §9). */
@@ -29,18 +29,7 @@ export const MODAL_TRANSITION = { duration: 500, exitDuration: 500 } as const;
 type SettingsModalProps = Omit<ModalProps, 'size' | 'transitionProps'>;
 
 export function SettingsModal(props: SettingsModalProps) {
-  return (
-    <Modal
-      size={MODAL_SIZE}
-      transitionProps={MODAL_TRANSITION}
-      centered
-      radius="lg"
-      padding="lg"
-      overlayProps={{ backgroundOpacity: 0.45, blur: 2 }}
-      styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}
-      {...props}
-    />
-  );
+  return <AppModal size={MODAL_SIZE} transitionProps={MODAL_TRANSITION} {...props} />;
 }
 
 interface ConfirmDialogProps {
@@ -107,15 +96,11 @@ interface ToolbarProps {
 export function Toolbar({ search, onSearch, placeholder, addLabel, onAdd, addDisabled }: ToolbarProps) {
   return (
     <Group justify="space-between" gap="sm" wrap="wrap">
-      <TextInput
+      <SearchInput
         value={search}
-        onChange={(event) => onSearch(event.currentTarget.value)}
+        onChange={onSearch}
         placeholder={placeholder}
-        aria-label={placeholder}
-        leftSection={<IconSearch size={16} aria-hidden="true" />}
-        rightSection={
-          search ? <CloseButton size="sm" aria-label="Очистить поиск" onClick={() => onSearch('')} /> : null
-        }
+        clearLabel="Очистить поиск"
         w={{ base: '100%', xs: 360 }}
         radius="md"
         type="search"
@@ -272,6 +257,23 @@ export function useErrorToast(query: QueryLike, fallback: string, id: string, en
     if (enabled && isError) toastError(messageOr(error, fallback), id);
     // errorUpdatedAt: once per failure, also after a failed retry
   }, [enabled, isError, error, errorUpdatedAt, fallback, id]);
+}
+
+interface ItemsQuery<Item> extends QueryLike {
+  data?: Item[] | undefined;
+}
+
+/**
+ * The state of a settings tab's list: the search and the rows it leaves, the load-error toast,
+ * and whether the list was refused (403: 'Доступ запрещен' instead of the tab).
+ */
+export function useListTab<Item>(query: ItemsQuery<Item>, rowsOf: (items: Item[], search: string) => Item[]) {
+  const forbidden = errorStatus(query.error) === 403;
+  useErrorToast(query, T.loadError, 'settings-load-error', !forbidden);
+  const [search, setSearch] = useState('');
+  const { data } = query;
+  const rows = useMemo(() => rowsOf(data ?? [], search), [rowsOf, data, search]);
+  return { search, setSearch, rows, forbidden };
 }
 
 /** A modal that shows one item (null: a new one); the item stays while the modal closes. */

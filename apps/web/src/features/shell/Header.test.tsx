@@ -1,14 +1,14 @@
 import type { AuthUser } from '@lms/contract';
 import { screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { adminUser } from '../../test/fixtures';
 import { renderAt } from '../../test/render';
 import { Header } from './Header';
+import { setupUser } from '../../test/user';
 
 function setup(user: AuthUser = adminUser, onLogout = vi.fn()) {
   const view = renderAt(<Header user={user} companyName="ООО «Ромашка»" onLogout={onLogout} />, '/');
-  return { ...view, onLogout, ue: userEvent.setup() };
+  return { ...view, onLogout, ue: setupUser() };
 }
 
 describe('Header', () => {

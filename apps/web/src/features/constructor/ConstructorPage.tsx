@@ -1,0 +1,178 @@
+import { Anchor, Breadcrumbs, Grid, Paper, Stack } from '@mantine/core';
+import { IconFileText, IconSettings } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { Link, Navigate, useParams } from 'react-router';
+import { messageOr } from '../../lib/errors';
+import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
+import { LoadErrorNotice, LoadingStatus, Notice } from '../../shared/ListStates';
+import { useSession } from '../../shared/session';
+import { toastError } from '../../shared/toast';
+import { CourseHeader } from './CourseHeader';
+import { EditableName } from './EditableName';
+import { LessonEditor } from './LessonEditor';
+import { canUseConstructor, firstLessonId } from './logic';
+import { ModulePanel, type LessonSaveControl } from './ModulePanel';
+import { useCourse, useLesson, useModules } from './queries';
+import { T } from './texts';
+
+/**
+ * Shows a load error as a toast once per failure, the server's message when it sent one (spec 03
+ * §8); the screen shows the default text in place as well.
+ */
+function useErrorToast(error: unknown, updatedAt: number, fallback: string, id: string) {
+  useEffect(() => {
+    if (error) toastError(messageOr(error, fallback), id);
+  }, [error, updatedAt, fallback, id]);
+}
+
+function parseId(raw: string | undefined): number | null {
+  if (raw === undefined || !/^\d+$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/**
+ * The course constructor (spec 03 §2.4): /management/constructor/{courseId} and
+ * /management/constructor/{courseId}/{lessonId}. Only for 'constructor.manage' (admins and authors);
+ * everyone else sees 'Доступ запрещен' and nothing is requested.
+ */
+export default function ConstructorPage() {
+  const { user } = useSession();
+  const params = useParams();
+  if (!canUseConstructor(user?.permissions)) {
+    return <AccessDeniedNotice title={T.accessDenied} hint={T.accessDeniedHint} />;
+  }
+  const courseId = parseId(params.courseId);
+  const lessonId = params.lessonId === undefined ? null : parseId(params.lessonId);
+  if (courseId === null || (params.lessonId !== undefined && lessonId === null)) {
+    return (
+      <Notice icon={<IconFileText size={24} aria-hidden="true" />} color="red" title={T.courseLoadError}>
+        <Anchor component={Link} to="/management">
+          {T.constructor}
+        </Anchor>
+      </Notice>
+    );
+  }
+  return <Constructor key={courseId} courseId={courseId} lessonId={lessonId} />;
+}
+
+function Constructor({ courseId, lessonId }: { courseId: number; lessonId: number | null }) {
+  const course = useCourse(courseId);
+  const modules = useModules(courseId);
+  const [lessonSave, setLessonSave] = useState<LessonSaveControl | null>(null);
+
+  useErrorToast(course.error, course.errorUpdatedAt, T.courseLoadError, 'constructor-course-error');
+  useErrorToast(modules.error, modules.errorUpdatedAt, T.modulesLoadError, 'constructor-modules-error');
+
+  if (course.isPending || modules.isPending) return <LoadingStatus text={T.loading} />;
+  if (course.isError) {
+    return (
+      <LoadErrorNotice
+        title={T.courseLoadError}
+        retryLabel={T.retry}
+        onRetry={() => void course.refetch()}
+        retrying={course.isFetching}
+      />
+    );
+  }
+  if (modules.isError) {
+    return (
+      <LoadErrorNotice
+        title={T.modulesLoadError}
+        retryLabel={T.retry}
+        onRetry={() => void modules.refetch()}
+        retrying={modules.isFetching}
+      />
+    );
+  }
+
+  // With no lesson chosen, the first lesson of the first module opens (replacing the address).
+  if (lessonId === null) {
+    const first = firstLessonId(modules.data);
+    if (first !== null) return <Navigate to={`/management/constructor/${courseId}/${first}`} replace />;
+  }
+
+  return (
+    <Stack gap="md">
+      <Breadcrumbs separatorMargin={6} aria-label={T.breadcrumbs}>
+        <Anchor component={Link} to={`/management/constructor/${courseId}`} aria-current="page" fw={600} size="sm">
+          {T.constructor}
+        </Anchor>
+        <Anchor
+          component={Link}
+          to={`/management/constructor/${courseId}/settings`}
+          size="sm"
+          c="dimmed"
+          style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+        >
+          <IconSettings size={14} aria-hidden="true" />
+          {T.courseSettings}
+        </Anchor>
+      </Breadcrumbs>
+
+      <CourseHeader key={course.data.id} course={course.data} />
+
+      <Grid gap="md" align="flex-start">
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <ModulePanel
+            courseId={courseId}
+            courseTitle={course.data.title}
+            modules={modules.data}
+            lessonId={lessonId}
+            lessonSave={lessonSave}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          {lessonId === null ? (
+            <Notice icon={<IconFileText size={24} aria-hidden="true" />} title={T.noLessonSelected}>
+              {T.noLessonSelectedHint}
+            </Notice>
+          ) : (
+            <LessonPane key={lessonId} courseId={courseId} lessonId={lessonId} onSaveControl={setLessonSave} />
+          )}
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+function LessonPane({
+  courseId,
+  lessonId,
+  onSaveControl,
+}: {
+  courseId: number;
+  lessonId: number;
+  onSaveControl: (control: LessonSaveControl | null) => void;
+}) {
+  const lesson = useLesson(courseId, lessonId);
+  useErrorToast(lesson.error, lesson.errorUpdatedAt, T.lessonLoadError, 'constructor-lesson-error');
+
+  if (lesson.isPending) {
+    return (
+      <Paper withBorder p={{ base: 'md', sm: 'lg' }}>
+        <Stack gap="md">
+          <EditableName
+            initialValue=""
+            loading
+            placeholder={T.lessonNamePlaceholder}
+            label={T.lessonName}
+            onSave={() => {}}
+          />
+          <LoadingStatus text={T.loading} />
+        </Stack>
+      </Paper>
+    );
+  }
+  if (lesson.isError) {
+    return (
+      <LoadErrorNotice
+        title={T.lessonLoadError}
+        retryLabel={T.retry}
+        onRetry={() => void lesson.refetch()}
+        retrying={lesson.isFetching}
+      />
+    );
+  }
+  return <LessonEditor courseId={courseId} lesson={lesson.data} onSaveControl={onSaveControl} />;
+}

@@ -1,0 +1,450 @@
+import type { ConstructorLesson, LessonBlock } from '@lms/contract';
+import { Button, Group, Menu, Paper, Stack, Switch, Text, TextInput } from '@mantine/core';
+import {
+  IconClick,
+  IconDeviceFloppy,
+  IconFileUpload,
+  IconPhoto,
+  IconPlus,
+  IconTextSize,
+  IconTrash,
+  IconVideo,
+} from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { messageOr } from '../../lib/errors';
+import { moveBy } from '../../lib/reorder';
+import { toastError, toastSuccess } from '../../shared/toast';
+import { BlockCard } from './blocks/BlockCard';
+import { ButtonBlockEditor } from './blocks/ButtonBlockEditor';
+import { FileBlockEditor } from './blocks/FileBlockEditor';
+import { ImageBlockEditor } from './blocks/ImageBlockEditor';
+import { TextBlockEditor } from './blocks/TextBlockEditor';
+import { VideoBlockEditor } from './blocks/VideoBlockEditor';
+import classes from './Constructor.module.css';
+import { ConfirmDialog } from './dialogs';
+import { EditableName } from './EditableName';
+import {
+  contentsPayload,
+  draftFromContents,
+  EDITABLE_BLOCK_TYPES,
+  isSaved,
+  newBlock,
+  toDraftBlock,
+  toSaveBlock,
+  type DraftBlock,
+  type EditableBlockType,
+  type LessonDraft,
+} from './logic';
+import type { LessonSaveControl } from './ModulePanel';
+import { constructorKeys, useDeleteLesson, useSaveContents, useUpdateLesson } from './queries';
+import { blockDrop, blockEnter, pastePlain } from './singleLine';
+import { BLOCK_LABELS, T } from './texts';
+
+const MENU_ICONS: Record<EditableBlockType, ReactNode> = {
+  text: <IconTextSize size={16} aria-hidden="true" />,
+  video: <IconVideo size={16} aria-hidden="true" />,
+  image: <IconPhoto size={16} aria-hidden="true" />,
+  file: <IconFileUpload size={16} aria-hidden="true" />,
+  button: <IconClick size={16} aria-hidden="true" />,
+};
+
+/** The stored blocks without one, as PUT …/contents takes them (deleting a saved block at once). */
+function contentsWithout(contents: readonly LessonBlock[], id: number) {
+  return contents
+    .filter((b) => b.id !== id)
+    .flatMap((b) => {
+      if (b.type === 'title' || b.type === 'description') {
+        return [
+          { id: b.id, type: b.type, content: typeof b.content === 'string' ? b.content : '', sort_order: b.sort_order },
+        ];
+      }
+      const draft = toDraftBlock(b);
+      return draft ? [toSaveBlock(draft, b.sort_order)] : [];
+    });
+}
+
+interface LessonEditorProps {
+  courseId: number;
+  lesson: ConstructorLesson;
+  /** Tells the page (and the left panel's save button) whether there is something to save. */
+  onSaveControl: (control: LessonSaveControl | null) => void;
+}
+
+/**
+ * The lesson page of the constructor (spec 03 §2.4, §4, §5): the name line with its 3000 ms
+ * auto-save, the publish switch, deleting, the fixed title and description, the content blocks
+ * and 'Сохранить' (disabled until a change and while saving; blocks being edited close first).
+ */
+export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorProps) {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const lessonId = lesson.id;
+  const updateLesson = useUpdateLesson(courseId);
+  const saveContents = useSaveContents(courseId, lessonId);
+  const deleteLesson = useDeleteLesson(courseId);
+
+  const [draft, setDraft] = useState<LessonDraft>(() => draftFromContents(lesson.contents));
+  const [dirty, setDirty] = useState(false);
+  const [editing, setEditing] = useState<ReadonlySet<string>>(() => new Set());
+  const [blockToDelete, setBlockToDelete] = useState<DraftBlock | null>(null);
+  const [confirmLesson, setConfirmLesson] = useState(false);
+  const [published, setPublished] = useState(lesson.is_published);
+  const [seenPublished, setSeenPublished] = useState(lesson.is_published);
+  const name = useRef(lesson.name);
+  const saving = saveContents.isPending;
+
+  // Publish-all (or another tab) may change the flag; the switch follows the stored lesson.
+  if (lesson.is_published !== seenPublished) {
+    setSeenPublished(lesson.is_published);
+    setPublished(lesson.is_published);
+  }
+
+  const change = (update: (d: LessonDraft) => LessonDraft) => {
+    setDraft(update);
+    setDirty(true);
+  };
+  const changeBlock = (id: DraftBlock['id'], update: (b: DraftBlock) => DraftBlock) =>
+    change((d) => ({ ...d, blocks: d.blocks.map((b) => (b.id === id ? update(b) : b)) }));
+  const toggleEditing = (id: DraftBlock['id']) =>
+    setEditing((set) => {
+      const next = new Set(set);
+      const key = String(id);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+
+  // ── the name line and the publish switch ──
+  const saveName = (value: string) => {
+    updateLesson.mutate(
+      { lessonId, name: value },
+      {
+        onSuccess: ({ message }) => toastSuccess(message || T.lessonRenamed),
+        onError: (error) => toastError(messageOr(error, T.lessonRenameError)),
+      },
+    );
+  };
+
+  const changePublished = (next: boolean) => {
+    setPublished(next);
+    updateLesson.mutate(
+      { lessonId, name: name.current, is_published: next },
+      {
+        onSuccess: ({ message }) => toastSuccess(message),
+        onError: (error) => {
+          setPublished(!next);
+          toastError(messageOr(error, T.publishStatusError));
+        },
+      },
+    );
+  };
+
+  const removeLesson = async () => {
+    try {
+      const message = await deleteLesson.mutateAsync(lessonId);
+      toastSuccess(message);
+      setConfirmLesson(false);
+      void navigate('/management');
+    } catch (error) {
+      toastError(messageOr(error, T.lessonDeleteError));
+      setConfirmLesson(false);
+    }
+  };
+
+  // ── saving the blocks ──
+  const state = useRef({ draft, dirty, saving });
+  state.current = { draft, dirty, saving };
+  const { mutateAsync: saveMutate } = saveContents;
+
+  const save = useCallback(async () => {
+    const { draft: current, dirty: changed, saving: busy } = state.current;
+    if (!changed || busy) return;
+    // Blocks being edited are closed before saving (spec 03 §4).
+    setEditing(new Set());
+    try {
+      const { contents, message } = await saveMutate(contentsPayload(current));
+      setDraft(draftFromContents(contents));
+      setDirty(false);
+      toastSuccess(message);
+    } catch (error) {
+      toastError(messageOr(error, T.contentsSaveError));
+    }
+  }, [saveMutate]);
+
+  useEffect(() => {
+    onSaveControl({ canSave: dirty, saving, save: () => void save() });
+  }, [dirty, saving, save, onSaveControl]);
+  useEffect(() => () => onSaveControl(null), [onSaveControl]);
+
+  // Closing or reloading the tab with unsaved blocks asks first (the browser's own question).
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  // ── blocks ──
+  const addBlock = (type: EditableBlockType) => {
+    const block = newBlock(type);
+    change((d) => ({ ...d, blocks: [...d.blocks, block] }));
+    setEditing((set) => new Set(set).add(String(block.id)));
+  };
+
+  const moveBlock = (index: number, delta: -1 | 1) => change((d) => ({ ...d, blocks: moveBy(d.blocks, index, delta) }));
+
+  const dropFromDraft = (id: DraftBlock['id']) =>
+    setDraft((d) => ({ ...d, blocks: d.blocks.filter((b) => b.id !== id) }));
+
+  /**
+   * Deleting a block, once confirmed: a block not saved yet just goes; a saved one is deleted on the
+   * server at once (the stored list without it), and the other unsaved edits stay as they are.
+   */
+  const confirmDeleteBlock = async (block: DraftBlock) => {
+    if (!isSaved(block) || typeof block.id !== 'number') {
+      dropFromDraft(block.id);
+      setBlockToDelete(null);
+      toastSuccess(T.blockDeleted);
+      return;
+    }
+    const stored = qc.getQueryData<ConstructorLesson>(constructorKeys.lesson(courseId, lessonId))?.contents ?? [];
+    try {
+      await saveMutate(contentsWithout(stored, block.id));
+      dropFromDraft(block.id);
+      toastSuccess(T.blockDeleted);
+    } catch (error) {
+      toastError(messageOr(error, T.blockDeleteError));
+    } finally {
+      setBlockToDelete(null);
+    }
+  };
+
+  const saveLabel = saving ? T.saving : T.save;
+
+  return (
+    <Stack gap="md" className={classes.fadeIn}>
+      <Paper withBorder p={{ base: 'md', sm: 'lg' }} component="section" aria-label={T.lessonKind}>
+        <Stack gap="sm">
+          <EditableName
+            initialValue={lesson.name}
+            placeholder={T.lessonNamePlaceholder}
+            label={T.lessonName}
+            onChange={(value) => {
+              name.current = value;
+            }}
+            onSave={saveName}
+          />
+          <Group justify="space-between" gap="sm">
+            <Switch
+              checked={published}
+              onChange={(event) => changePublished(event.currentTarget.checked)}
+              color="green"
+              aria-label={T.lessonStatus}
+              label={
+                <Text
+                  component="span"
+                  fw={600}
+                  size="sm"
+                  className={published ? classes.published : classes.unpublished}
+                >
+                  {published ? T.published : T.unpublished}
+                </Text>
+              }
+            />
+            <Group gap="xs">
+              <Button
+                variant="subtle"
+                color="red"
+                leftSection={<IconTrash size={16} aria-hidden="true" />}
+                onClick={() => setConfirmLesson(true)}
+              >
+                {T.deleteLesson}
+              </Button>
+              <Button
+                leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
+                onClick={() => void save()}
+                disabled={!dirty || saving}
+              >
+                {saveLabel}
+              </Button>
+            </Group>
+          </Group>
+          <Text size="xs" c={dirty ? 'orange.9' : 'dimmed'} aria-live="polite">
+            {dirty ? T.unsavedChanges : T.allSaved}
+          </Text>
+        </Stack>
+      </Paper>
+
+      <Paper withBorder p={{ base: 'md', sm: 'lg' }}>
+        <Stack gap="xs">
+          <FixedLine
+            label={T.pageTitle}
+            value={draft.title.text}
+            big
+            onChange={(text) => change((d) => ({ ...d, title: { ...d.title, text } }))}
+          />
+          <FixedLine
+            label={T.pageDescription}
+            value={draft.description.text}
+            onChange={(text) => change((d) => ({ ...d, description: { ...d.description, text } }))}
+          />
+        </Stack>
+      </Paper>
+
+      {draft.blocks.length === 0 ? (
+        <Text c="dimmed" ta="center" py="md">
+          {T.noBlocks}
+        </Text>
+      ) : (
+        draft.blocks.map((block, index) => {
+          const key = String(block.id);
+          const open = editing.has(key);
+          return (
+            <BlockCard
+              key={key}
+              type={block.type}
+              editing={open}
+              first={index === 0}
+              last={index === draft.blocks.length - 1}
+              onToggleEditing={() => toggleEditing(block.id)}
+              onMove={(delta) => moveBlock(index, delta)}
+              onDelete={() => setBlockToDelete(block)}
+            >
+              <BlockBody
+                block={block}
+                editing={open}
+                lessonId={lessonId}
+                onChange={(update) => changeBlock(block.id, update)}
+              />
+            </BlockCard>
+          );
+        })
+      )}
+
+      <Group gap="sm">
+        <Menu position="bottom-start" withinPortal>
+          <Menu.Target>
+            <Button variant="light" leftSection={<IconPlus size={16} aria-hidden="true" />}>
+              {T.addBlock}
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {EDITABLE_BLOCK_TYPES.map((type) => (
+              <Menu.Item key={type} leftSection={MENU_ICONS[type]} onClick={() => addBlock(type)}>
+                {BLOCK_LABELS[type]}
+              </Menu.Item>
+            ))}
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
+
+      <ConfirmDialog
+        opened={blockToDelete !== null}
+        title={T.deleteBlockTitle}
+        question={T.deleteBlockQuestion}
+        busy={saving}
+        onConfirm={() => {
+          if (blockToDelete) void confirmDeleteBlock(blockToDelete);
+        }}
+        onClose={() => setBlockToDelete(null)}
+      />
+      <ConfirmDialog
+        opened={confirmLesson}
+        title={T.deleteLessonTitle}
+        question={T.deleteLessonQuestion(lesson.name)}
+        busy={deleteLesson.isPending}
+        onConfirm={() => void removeLesson()}
+        onClose={() => setConfirmLesson(false)}
+      />
+    </Stack>
+  );
+}
+
+/** The page title or description on top of the blocks: one line, plain-text paste (spec 03 §5). */
+function FixedLine({
+  label,
+  value,
+  big = false,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  big?: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <TextInput
+      variant="filled"
+      value={value}
+      placeholder={label}
+      aria-label={label}
+      maxLength={1000}
+      autoComplete="off"
+      onChange={(event) => onChange(event.currentTarget.value)}
+      onKeyDown={blockEnter}
+      onPaste={(event) => pastePlain(event, onChange)}
+      onDrop={blockDrop}
+      size={big ? 'md' : 'sm'}
+      styles={big ? { input: { fontWeight: 600 } } : undefined}
+    />
+  );
+}
+
+function BlockBody({
+  block,
+  editing,
+  lessonId,
+  onChange,
+}: {
+  block: DraftBlock;
+  editing: boolean;
+  lessonId: number;
+  onChange: (update: (b: DraftBlock) => DraftBlock) => void;
+}) {
+  switch (block.type) {
+    case 'text':
+      return (
+        <TextBlockEditor
+          block={block}
+          editing={editing}
+          onChange={(html) => onChange((b) => (b.type === 'text' ? { ...b, html } : b))}
+        />
+      );
+    case 'video':
+      return (
+        <VideoBlockEditor
+          block={block}
+          editing={editing}
+          onChange={(url) => onChange((b) => (b.type === 'video' ? { ...b, url } : b))}
+        />
+      );
+    case 'image':
+      return (
+        <ImageBlockEditor
+          block={block}
+          editing={editing}
+          lessonId={lessonId}
+          onChange={(patch) => onChange((b) => (b.type === 'image' ? { ...b, ...patch } : b))}
+        />
+      );
+    case 'file':
+      return (
+        <FileBlockEditor
+          block={block}
+          editing={editing}
+          lessonId={lessonId}
+          onChange={(patch) => onChange((b) => (b.type === 'file' ? { ...b, ...patch } : b))}
+        />
+      );
+    case 'button':
+      return (
+        <ButtonBlockEditor
+          block={block}
+          editing={editing}
+          onChange={(buttons) => onChange((b) => (b.type === 'button' ? { ...b, buttons } : b))}
+        />
+      );
+  }
+}

@@ -1,0 +1,631 @@
+import type { ConstructorModule } from '@lms/contract';
+import {
+  Accordion,
+  ActionIcon,
+  Box,
+  Button,
+  Flex,
+  Group,
+  Menu,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { DragDropContext, Draggable, Droppable, type DropResult } from '@hello-pangea/dnd';
+import {
+  IconCheck,
+  IconChevronDown,
+  IconChevronUp,
+  IconCircleCheck,
+  IconDeviceFloppy,
+  IconDots,
+  IconFileText,
+  IconGripVertical,
+  IconListCheck,
+  IconPencil,
+  IconPlus,
+  IconSend,
+  IconTrash,
+} from '@tabler/icons-react';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { messageOr } from '../../lib/errors';
+import { moveBy, moveTo } from '../../lib/reorder';
+import { SearchInput } from '../../shared/SearchInput';
+import { toastError, toastSuccess } from '../../shared/toast';
+import classes from './Constructor.module.css';
+import { ConfirmDialog, LessonTypeDialog, NameDialog, type NameOutcome } from './dialogs';
+import {
+  itemKey,
+  itemPath,
+  moduleKey,
+  moduleOfLesson,
+  publishOutcome,
+  searchModules,
+  type ModuleItem,
+  type ShownModule,
+} from './logic';
+import {
+  useCreateLesson,
+  useCreateModule,
+  useDeleteModule,
+  usePublishAll,
+  useRenameModule,
+  useSortItems,
+  useSortModules,
+} from './queries';
+import { T } from './texts';
+
+/** The lesson editor's save, offered by the left panel's save button as well. */
+export interface LessonSaveControl {
+  canSave: boolean;
+  saving: boolean;
+  save: () => void;
+}
+
+interface ModulePanelProps {
+  courseId: number;
+  courseTitle: string;
+  modules: ConstructorModule[];
+  /** The lesson open on the right, if any. */
+  lessonId: number | null;
+  lessonSave: LessonSaveControl | null;
+}
+
+type Dialog =
+  | { kind: 'none' }
+  | { kind: 'module' }
+  | { kind: 'type'; moduleId: number }
+  | { kind: 'lesson'; moduleId: number }
+  | { kind: 'deleteModule'; module: ConstructorModule };
+
+/**
+ * The left panel of the constructor (spec 03 §2.4): the course title, 'Поиск по курсу', publish-all,
+ * save, and the module accordion with ordering by arrows and by dragging.
+ */
+export function ModulePanel({ courseId, courseTitle, modules, lessonId, lessonSave }: ModulePanelProps) {
+  const navigate = useNavigate();
+  const [query, setQuery] = useState('');
+  const [opened, setOpened] = useState<string[]>(() => {
+    const current = lessonId === null ? undefined : moduleOfLesson(modules, lessonId);
+    return current ? [moduleKey(current.id)] : modules[0] ? [moduleKey(modules[0].id)] : [];
+  });
+  const [seenLesson, setSeenLesson] = useState(lessonId);
+  const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
+  const [dialogKey, setDialogKey] = useState(0);
+
+  const createModule = useCreateModule(courseId);
+  const createLesson = useCreateLesson(courseId);
+  const deleteModule = useDeleteModule(courseId);
+  const sortModules = useSortModules(courseId);
+  const sortItems = useSortItems(courseId);
+  const publishAll = usePublishAll(courseId);
+
+  // Opening another lesson opens its module.
+  if (lessonId !== seenLesson) {
+    setSeenLesson(lessonId);
+    const current = lessonId === null ? undefined : moduleOfLesson(modules, lessonId);
+    if (current && !opened.includes(moduleKey(current.id))) setOpened([...opened, moduleKey(current.id)]);
+  }
+
+  const searching = query.trim() !== '';
+  const { shown } = searchModules(modules, query);
+
+  const changeQuery = (value: string) => {
+    setQuery(value);
+    // A search opens the modules that hold its matches.
+    if (value.trim() !== '') setOpened(searchModules(modules, value).expanded);
+  };
+
+  const open = (next: Dialog) => {
+    setDialogKey((k) => k + 1);
+    setDialog(next);
+  };
+  const close = () => setDialog((d) => (d.kind === 'deleteModule' ? d : { kind: 'none' }));
+
+  // ── ordering ──
+  const moduleIds = modules.map((m) => m.id);
+  const reorderModules = (orderedIds: number[]) => {
+    sortModules.mutate(orderedIds, {
+      onSuccess: (message) => toastSuccess(message),
+      onError: (error) => toastError(messageOr(error, T.modulesSortError)),
+    });
+  };
+  const moveModule = (index: number, delta: -1 | 1) => reorderModules(moveBy(moduleIds, index, delta));
+  const onDragEnd = (result: DropResult) => {
+    if (!result.destination || result.destination.index === result.source.index) return;
+    reorderModules(moveTo(moduleIds, result.source.index, result.destination.index));
+  };
+  const moveItem = (moduleId: number, items: ModuleItem[], index: number, delta: -1 | 1) => {
+    sortItems.mutate(
+      { moduleId, items: moveBy(items, index, delta) },
+      {
+        onSuccess: (message) => toastSuccess(message),
+        onError: (error) => toastError(messageOr(error, T.itemsSortError)),
+      },
+    );
+  };
+
+  // ── creating and deleting ──
+  const submitModule = async (name: string): Promise<NameOutcome> => {
+    try {
+      const { item, message } = await createModule.mutateAsync(name);
+      toastSuccess(message);
+      setOpened((list) => [...list, moduleKey(item.id)]);
+      return { close: true };
+    } catch (error) {
+      toastError(messageOr(error, T.moduleCreateError));
+      return { close: false };
+    }
+  };
+
+  const submitLesson = async (moduleId: number, name: string): Promise<NameOutcome> => {
+    try {
+      const { item, message } = await createLesson.mutateAsync({ moduleId, name });
+      toastSuccess(message);
+      void navigate(itemPath(courseId, item));
+      return { close: true };
+    } catch (error) {
+      toastError(messageOr(error, T.lessonCreateError));
+      return { close: false };
+    }
+  };
+
+  const confirmDeleteModule = async (module: ConstructorModule) => {
+    try {
+      const message = await deleteModule.mutateAsync(module.id);
+      toastSuccess(message);
+      // The open lesson went with its module: the constructor opens its first lesson instead.
+      if (lessonId !== null && module.lessons.some((l) => l.id === lessonId)) {
+        void navigate(`/management/constructor/${courseId}`, { replace: true });
+      }
+    } catch (error) {
+      toastError(messageOr(error, T.moduleDeleteError));
+    } finally {
+      setDialog({ kind: 'none' });
+    }
+  };
+
+  const publishEverything = () => {
+    publishAll.mutate(undefined, {
+      onSuccess: ({ tried, failed }) => {
+        const outcome = publishOutcome(tried, failed.length);
+        if (outcome.success) toastSuccess(outcome.success);
+        if (outcome.error) toastError(outcome.error);
+      },
+      onError: () => toastError(T.publishAllError),
+    });
+  };
+
+  return (
+    <Paper withBorder p="md" component="nav" aria-label={T.structure} className={classes.panel}>
+      <Stack gap="sm">
+        <Title order={2} fz="lg" lh={1.3} style={{ wordBreak: 'break-word' }}>
+          {courseTitle}
+        </Title>
+        <SearchInput value={query} onChange={changeQuery} placeholder={T.search} clearLabel={T.clearSearch} />
+        <Flex gap="xs" wrap="wrap">
+          <Button
+            variant="light"
+            leftSection={<IconSend size={16} aria-hidden="true" />}
+            onClick={publishEverything}
+            loading={publishAll.isPending}
+            flex="1 1 auto"
+          >
+            {T.publishAll}
+          </Button>
+          <Button
+            leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
+            onClick={() => lessonSave?.save()}
+            disabled={!lessonSave?.canSave || lessonSave.saving}
+            flex="1 1 auto"
+          >
+            {lessonSave?.saving ? T.saving : T.save}
+          </Button>
+        </Flex>
+
+        {modules.length === 0 ? (
+          <Box py="md" ta="center">
+            <Text fw={600}>{T.noModules}</Text>
+            <Text size="sm" c="dimmed">
+              {T.noModulesHint}
+            </Text>
+          </Box>
+        ) : shown.length === 0 ? (
+          <Text c="dimmed" size="sm" ta="center" py="md">
+            {T.nothingFound}
+          </Text>
+        ) : (
+          <DragDropContext onDragEnd={onDragEnd}>
+            <Droppable droppableId="modules">
+              {(drop) => (
+                <Accordion
+                  multiple
+                  value={opened}
+                  onChange={setOpened}
+                  transitionDuration={300}
+                  chevronPosition="left"
+                  variant="separated"
+                  radius="md"
+                  styles={{
+                    item: { border: '1px solid var(--mantine-color-gray-3)', background: 'transparent' },
+                    control: { paddingInline: 6 },
+                    label: { paddingBlock: 8 },
+                    content: { padding: '0 6px 8px' },
+                  }}
+                >
+                  <div ref={drop.innerRef} {...drop.droppableProps}>
+                    {shown.map((entry, index) => (
+                      <ModuleRow
+                        key={entry.module.id}
+                        entry={entry}
+                        index={index}
+                        count={shown.length}
+                        courseId={courseId}
+                        lessonId={lessonId}
+                        searching={searching}
+                        onMove={moveModule}
+                        onMoveItem={moveItem}
+                        onAddLesson={(moduleId) => open({ kind: 'type', moduleId })}
+                        onDelete={(module) => open({ kind: 'deleteModule', module })}
+                      />
+                    ))}
+                    {drop.placeholder}
+                  </div>
+                </Accordion>
+              )}
+            </Droppable>
+          </DragDropContext>
+        )}
+
+        <Button
+          variant="default"
+          leftSection={<IconPlus size={16} aria-hidden="true" />}
+          onClick={() => open({ kind: 'module' })}
+        >
+          {T.addModule}
+        </Button>
+      </Stack>
+
+      <NameDialog
+        key={`module-${dialogKey}`}
+        opened={dialog.kind === 'module'}
+        title={T.newModuleTitle}
+        label={T.moduleName}
+        submitLabel={T.createModule}
+        onClose={close}
+        onSubmit={submitModule}
+      />
+      <LessonTypeDialog
+        key={`type-${dialogKey}`}
+        opened={dialog.kind === 'type'}
+        onClose={close}
+        onNext={(kind) => {
+          if (dialog.kind === 'type' && kind === 'lesson') open({ kind: 'lesson', moduleId: dialog.moduleId });
+        }}
+      />
+      <NameDialog
+        key={`lesson-${dialogKey}`}
+        opened={dialog.kind === 'lesson'}
+        title={T.newLessonTitle}
+        label={T.lessonName}
+        submitLabel={T.createLesson}
+        initialName={T.defaultLessonName}
+        onClose={close}
+        onSubmit={(name) =>
+          dialog.kind === 'lesson' ? submitLesson(dialog.moduleId, name) : Promise.resolve({ close: true })
+        }
+      />
+      <ConfirmDialog
+        opened={dialog.kind === 'deleteModule'}
+        title={T.deleteModuleTitle}
+        question={dialog.kind === 'deleteModule' ? T.deleteModuleQuestion(dialog.module.name) : ''}
+        busy={deleteModule.isPending}
+        onConfirm={() => {
+          if (dialog.kind === 'deleteModule') void confirmDeleteModule(dialog.module);
+        }}
+        onClose={() => setDialog({ kind: 'none' })}
+      />
+    </Paper>
+  );
+}
+
+interface ModuleRowProps {
+  entry: ShownModule;
+  index: number;
+  count: number;
+  courseId: number;
+  lessonId: number | null;
+  searching: boolean;
+  onMove: (index: number, delta: -1 | 1) => void;
+  onMoveItem: (moduleId: number, items: ModuleItem[], index: number, delta: -1 | 1) => void;
+  onAddLesson: (moduleId: number) => void;
+  onDelete: (module: ConstructorModule) => void;
+}
+
+/** One module: drag handle, name (renamed inline), arrows, actions, and its lessons and tests. */
+function ModuleRow({
+  entry,
+  index,
+  count,
+  courseId,
+  lessonId,
+  searching,
+  onMove,
+  onMoveItem,
+  onAddLesson,
+  onDelete,
+}: ModuleRowProps) {
+  const { module, items } = entry;
+  const [renaming, setRenaming] = useState(false);
+  // While searching the list is filtered, so the order is changed only on the full list.
+  const fixed = searching;
+
+  return (
+    <Draggable draggableId={moduleKey(module.id)} index={index} isDragDisabled={fixed || renaming}>
+      {(drag, snapshot) => (
+        <div
+          ref={drag.innerRef}
+          {...drag.draggableProps}
+          style={{ ...drag.draggableProps.style, marginBottom: 8 }}
+          className={`${classes.module} ${snapshot.isDragging ? classes.moduleDragging : ''}`}
+          data-testid="constructor-module"
+          aria-label={module.name}
+          role="group"
+        >
+          <Accordion.Item value={moduleKey(module.id)}>
+            <Group gap={2} wrap="nowrap" pr={4} pl={4}>
+              <div
+                {...drag.dragHandleProps}
+                className={`${classes.handle} ${fixed ? classes.handleDisabled : ''}`}
+                aria-label={T.dragModule(module.name)}
+              >
+                <IconGripVertical size={16} aria-hidden="true" />
+              </div>
+              {renaming ? (
+                <ModuleNameInput courseId={courseId} module={module} onDone={() => setRenaming(false)} />
+              ) : (
+                <Accordion.Control
+                  style={{ flex: 1, minWidth: 0 }}
+                  onDoubleClick={() => setRenaming(true)}
+                  icon={
+                    module.status === 'complete' ? (
+                      <IconCircleCheck size={16} color="var(--mantine-color-green-7)" aria-label={T.moduleComplete} />
+                    ) : undefined
+                  }
+                >
+                  <Text fw={600} size="sm" lineClamp={2} style={{ wordBreak: 'break-word' }}>
+                    {module.name}
+                  </Text>
+                </Accordion.Control>
+              )}
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                className={classes.arrow}
+                size="sm"
+                onClick={() => onMove(index, -1)}
+                disabled={fixed || index === 0}
+                aria-label={T.moveUp(module.name)}
+              >
+                <IconChevronUp size={16} aria-hidden="true" />
+              </ActionIcon>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                className={classes.arrow}
+                size="sm"
+                onClick={() => onMove(index, 1)}
+                disabled={fixed || index === count - 1}
+                aria-label={T.moveDown(module.name)}
+              >
+                <IconChevronDown size={16} aria-hidden="true" />
+              </ActionIcon>
+              <Menu position="bottom-end" withinPortal returnFocus={false}>
+                <Menu.Target>
+                  <ActionIcon variant="subtle" color="gray" size="sm" aria-label={T.moduleActions(module.name)}>
+                    <IconDots size={16} aria-hidden="true" />
+                  </ActionIcon>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item
+                    leftSection={<IconPlus size={14} aria-hidden="true" />}
+                    onClick={() => onAddLesson(module.id)}
+                  >
+                    {T.addLesson}
+                  </Menu.Item>
+                  <Menu.Item
+                    leftSection={<IconPencil size={14} aria-hidden="true" />}
+                    onClick={() => setRenaming(true)}
+                  >
+                    {T.renameModule}
+                  </Menu.Item>
+                  <Menu.Divider />
+                  <Menu.Item
+                    color="red"
+                    leftSection={<IconTrash size={14} aria-hidden="true" />}
+                    onClick={() => onDelete(module)}
+                  >
+                    {T.deleteModule}
+                  </Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            </Group>
+            <Accordion.Panel className={classes.fadeIn}>
+              <Stack gap={2}>
+                {items.length === 0 ? (
+                  <Text size="sm" c="dimmed" px="xs" py={4}>
+                    {T.emptyModule}
+                  </Text>
+                ) : (
+                  items.map((item, i) => (
+                    <ItemRow
+                      key={itemKey(item)}
+                      item={item}
+                      href={itemPath(courseId, item)}
+                      active={item.type === 'lesson' && item.id === lessonId}
+                      first={i === 0}
+                      last={i === items.length - 1}
+                      fixed={fixed}
+                      onMove={(delta) => onMoveItem(module.id, items, i, delta)}
+                    />
+                  ))
+                )}
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  justify="flex-start"
+                  leftSection={<IconPlus size={14} aria-hidden="true" />}
+                  onClick={() => onAddLesson(module.id)}
+                  aria-label={`${T.addLesson} в модуль «${module.name}»`}
+                >
+                  {T.addLesson}
+                </Button>
+              </Stack>
+            </Accordion.Panel>
+          </Accordion.Item>
+        </div>
+      )}
+    </Draggable>
+  );
+}
+
+interface ItemRowProps {
+  item: ModuleItem;
+  href: string;
+  active: boolean;
+  first: boolean;
+  last: boolean;
+  fixed: boolean;
+  onMove: (delta: -1 | 1) => void;
+}
+
+/** A lesson or test of a module: a link, its published state, and up/down arrows. */
+function ItemRow({ item, href, active, first, last, fixed, onMove }: ItemRowProps) {
+  const Icon = item.type === 'lesson' ? IconFileText : IconListCheck;
+  const state = item.is_published ? T.published : T.unpublished;
+  return (
+    <Group
+      gap={2}
+      wrap="nowrap"
+      className={`${classes.item} ${active ? classes.itemActive : ''}`}
+      data-testid="constructor-item"
+    >
+      <Link to={href} className={classes.itemLink} aria-current={active ? 'page' : undefined}>
+        <Group gap={8} wrap="nowrap">
+          <Icon
+            size={16}
+            aria-label={item.type === 'lesson' ? T.lessonKind : T.testKind}
+            color="var(--mantine-color-brand-7)"
+            style={{ flex: '0 0 16px' }}
+          />
+          <Text size="sm" fw={active ? 600 : 400} truncate="end" flex={1} miw={0}>
+            {item.name || T.lessonNamePlaceholder}
+          </Text>
+          <Tooltip label={state} openDelay={200} closeDelay={200} position="top" withArrow>
+            <span
+              className={classes.statusDot}
+              style={{ background: `var(--mantine-color-${item.is_published ? 'green' : 'red'}-6)` }}
+              role="img"
+              aria-label={state}
+            />
+          </Tooltip>
+        </Group>
+      </Link>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        className={classes.arrow}
+        size="sm"
+        onClick={() => onMove(-1)}
+        disabled={fixed || first}
+        aria-label={T.moveUp(item.name)}
+      >
+        <IconChevronUp size={14} aria-hidden="true" />
+      </ActionIcon>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        className={classes.arrow}
+        size="sm"
+        onClick={() => onMove(1)}
+        disabled={fixed || last}
+        aria-label={T.moveDown(item.name)}
+      >
+        <IconChevronDown size={14} aria-hidden="true" />
+      </ActionIcon>
+    </Group>
+  );
+}
+
+/**
+ * Inline rename of a module (spec 03 §5): Enter or leaving the field saves, Escape cancels, an empty
+ * name reverts to the old one. The new name shows at once and comes back on failure.
+ */
+function ModuleNameInput({
+  courseId,
+  module,
+  onDone,
+}: {
+  courseId: number;
+  module: ConstructorModule;
+  onDone: () => void;
+}) {
+  const rename = useRenameModule(courseId);
+  const [value, setValue] = useState(module.name);
+  const done = useRef(false);
+
+  const finish = (save: boolean) => {
+    if (done.current) return;
+    done.current = true;
+    onDone();
+    const name = value.trim();
+    if (!save || name === '' || name === module.name) return;
+    // The field is gone by the time the answer comes: the promise (not mutate's callbacks) reports it.
+    rename.mutateAsync({ id: module.id, name, previous: module.name }).then(
+      (message) => toastSuccess(message),
+      (error: unknown) => toastError(messageOr(error, T.moduleRenameError)),
+    );
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      finish(true);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      finish(false);
+    }
+  };
+
+  return (
+    <Group gap={2} wrap="nowrap" flex={1} miw={0} py={4}>
+      <TextInput
+        value={value}
+        onChange={(event) => setValue(event.currentTarget.value)}
+        onKeyDown={onKeyDown}
+        onBlur={() => finish(true)}
+        aria-label={T.moduleName}
+        size="xs"
+        maxLength={255}
+        autoFocus
+        flex={1}
+        miw={0}
+      />
+      <ActionIcon
+        variant="subtle"
+        color="green"
+        size="sm"
+        aria-label={T.save}
+        onMouseDown={(event) => event.preventDefault()}
+        onClick={() => finish(true)}
+      >
+        <IconCheck size={14} aria-hidden="true" />
+      </ActionIcon>
+    </Group>
+  );
+}

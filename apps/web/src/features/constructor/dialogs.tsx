@@ -1,0 +1,200 @@
+import { Alert, Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { T } from './texts';
+
+/** Dialogs close in 300 ms, as the name dialog of spec 03 §9. */
+export const DIALOG_TRANSITION = { transition: 'pop', duration: 300, exitDuration: 300 } as const;
+
+const modalLook = {
+  centered: true,
+  radius: 'lg',
+  padding: 'lg',
+  overlayProps: { backgroundOpacity: 0.45, blur: 2 },
+  styles: { title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } },
+  transitionProps: DIALOG_TRANSITION,
+} as const;
+
+interface ConfirmDialogProps {
+  opened: boolean;
+  title: string;
+  question: ReactNode;
+  busy: boolean;
+  confirmLabel?: string;
+  onConfirm: () => void;
+  onClose: () => void;
+}
+
+/** A delete confirmation (spec 03 §2.4: lesson, module, block and course). */
+export function ConfirmDialog({
+  opened,
+  title,
+  question,
+  busy,
+  confirmLabel = T.delete,
+  onConfirm,
+  onClose,
+}: ConfirmDialogProps) {
+  return (
+    <Modal opened={opened} onClose={busy ? () => {} : onClose} title={title} size={460} {...modalLook}>
+      <Stack gap="md">
+        <Text fw={500}>{question}</Text>
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} aria-hidden="true" />}>
+          {T.cannotUndo}
+        </Alert>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose} disabled={busy}>
+            {T.cancel}
+          </Button>
+          <Button color="red" onClick={onConfirm} loading={busy} data-autofocus>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** What became of a submitted name: close the dialog, or keep it open with a message under the field. */
+export interface NameOutcome {
+  close: boolean;
+  fieldError?: string;
+}
+
+interface NameDialogProps {
+  opened: boolean;
+  title: string;
+  label: string;
+  submitLabel: string;
+  initialName?: string;
+  onClose: () => void;
+  onSubmit: (name: string) => Promise<NameOutcome>;
+}
+
+/**
+ * Names a new module ('Создание нового модуля') or lesson ('Создание нового урока'): an empty name
+ * gives 'Поле не может быть пустым' and nothing is sent. Mount with a new key for each opening.
+ */
+export function NameDialog({
+  opened,
+  title,
+  label,
+  submitLabel,
+  initialName = '',
+  onClose,
+  onSubmit,
+}: NameDialogProps) {
+  const [name, setName] = useState(initialName);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const trimmed = name.trim();
+    if (trimmed === '') {
+      setError(T.emptyName);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const outcome = await onSubmit(trimmed);
+      if (outcome.fieldError) setError(outcome.fieldError);
+      if (outcome.close) onClose();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal opened={opened} onClose={busy ? () => {} : onClose} title={title} size={480} {...modalLook}>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={label}
+            value={name}
+            onChange={(event) => {
+              setName(event.currentTarget.value);
+              if (error) setError(null);
+            }}
+            onFocus={(event) => event.currentTarget.select()}
+            error={error}
+            maxLength={255}
+            data-autofocus
+            autoComplete="off"
+          />
+          <Group justify="flex-end" gap="sm" mt="xs">
+            <Button variant="default" onClick={onClose} disabled={busy}>
+              {T.cancel}
+            </Button>
+            <Button type="submit" loading={busy}>
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+export type LessonKind = 'lesson' | 'test';
+
+interface LessonTypeDialogProps {
+  opened: boolean;
+  onClose: () => void;
+  onNext: (kind: LessonKind) => void;
+}
+
+/**
+ * Chooses what to add to a module: 'Обычное' (a lesson) or 'Тест', then 'Далее' (spec 03 §2.4).
+ * Tests are authored by the next part of the constructor; until then the choice is shown disabled.
+ */
+export function LessonTypeDialog({ opened, onClose, onNext }: LessonTypeDialogProps) {
+  const [kind, setKind] = useState<LessonKind>('lesson');
+  return (
+    <Modal opened={opened} onClose={onClose} title={T.lessonTypeTitle} size={480} {...modalLook}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          onNext(kind);
+        }}
+      >
+        <Stack gap="md">
+          <Radio.Group value={kind} onChange={(value) => setKind(value === 'test' ? 'test' : 'lesson')}>
+            <Stack gap="sm">
+              <Radio.Card value="lesson" p="md" radius="md" data-autofocus>
+                <Group wrap="nowrap" align="flex-start">
+                  <Radio.Indicator />
+                  <div>
+                    <Text fw={600}>{T.typeRegular}</Text>
+                    <Text size="sm" c="dimmed">
+                      {T.typeRegularHint}
+                    </Text>
+                  </div>
+                </Group>
+              </Radio.Card>
+              <Radio.Card value="test" p="md" radius="md" disabled opacity={0.6}>
+                <Group wrap="nowrap" align="flex-start">
+                  <Radio.Indicator disabled />
+                  <div>
+                    <Text fw={600}>{T.typeTest}</Text>
+                    <Text size="sm" c="dimmed">
+                      {T.typeTestHint}
+                    </Text>
+                  </div>
+                </Group>
+              </Radio.Card>
+            </Stack>
+          </Radio.Group>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {T.cancel}
+            </Button>
+            <Button type="submit">{T.next}</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

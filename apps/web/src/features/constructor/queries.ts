@@ -1,0 +1,434 @@
+import {
+  constructorCourseResponse,
+  courseImageResponse,
+  createLessonResponse,
+  lessonResponse,
+  moduleResponse,
+  modulesResponse,
+  saveContentsResponse,
+  successResponse,
+  updateCourseResponse,
+  updateLessonResponse,
+  uploadResponse,
+  type ConstructorCourse,
+  type ConstructorLesson,
+  type ConstructorModule,
+  type LessonBlock,
+  type SaveBlock,
+  type UploadResult,
+} from '@lms/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { parseAnswer, successMessage } from '../../lib/answer';
+import { http } from '../../lib/http';
+import { sortedModules, unpublishedItems, withItemOrder, withLesson, withModuleOrder, type ModuleItem } from './logic';
+import { T } from './texts';
+
+/** The catalogue lists course titles, images and states: refreshed when the constructor changes them. */
+const CATALOGUE_KEY = ['catalogue'] as const;
+
+export const constructorKeys = {
+  all: ['constructor'] as const,
+  course: (courseId: number) => ['constructor', 'course', courseId] as const,
+  modules: (courseId: number) => ['constructor', 'modules', courseId] as const,
+  lessons: (courseId: number) => ['constructor', 'lesson', courseId] as const,
+  lesson: (courseId: number, lessonId: number) => ['constructor', 'lesson', courseId, lessonId] as const,
+};
+
+/** Uploads may be large (a file block holds up to 4 GB): no time-out, the browser sets the boundary. */
+const MULTIPART = { headers: { 'Content-Type': 'multipart/form-data' }, timeout: 0 } as const;
+
+// ── queries ──
+
+/** GET /api/courses/{courseId} → result.course */
+export async function fetchCourse(courseId: number): Promise<ConstructorCourse> {
+  const { data } = await http.get<unknown>(`/api/courses/${courseId}`);
+  return parseAnswer(constructorCourseResponse, data).result.course;
+}
+
+/** GET /api/courses/{courseId}/modules → result.items, in their order. */
+export async function fetchModules(courseId: number): Promise<ConstructorModule[]> {
+  const { data } = await http.get<unknown>(`/api/courses/${courseId}/modules`);
+  return sortedModules(parseAnswer(modulesResponse, data).result.items);
+}
+
+/** GET /api/courses/{courseId}/lessons/{lessonId} → result.lesson with its contents. */
+export async function fetchLesson(courseId: number, lessonId: number): Promise<ConstructorLesson> {
+  const { data } = await http.get<unknown>(`/api/courses/${courseId}/lessons/${lessonId}`);
+  return parseAnswer(lessonResponse, data).result.lesson;
+}
+
+export const courseQuery = (courseId: number) =>
+  queryOptions({ queryKey: constructorKeys.course(courseId), queryFn: () => fetchCourse(courseId) });
+
+export const modulesQuery = (courseId: number) =>
+  queryOptions({ queryKey: constructorKeys.modules(courseId), queryFn: () => fetchModules(courseId) });
+
+export const lessonQuery = (courseId: number, lessonId: number) =>
+  queryOptions({
+    queryKey: constructorKeys.lesson(courseId, lessonId),
+    queryFn: () => fetchLesson(courseId, lessonId),
+  });
+
+export function useCourse(courseId: number) {
+  return useQuery(courseQuery(courseId));
+}
+
+export function useModules(courseId: number) {
+  return useQuery(modulesQuery(courseId));
+}
+
+export function useLesson(courseId: number, lessonId: number) {
+  return useQuery(lessonQuery(courseId, lessonId));
+}
+
+// ── cache helpers ──
+
+function setCourse(qc: QueryClient, courseId: number, update: (course: ConstructorCourse) => ConstructorCourse) {
+  qc.setQueryData<ConstructorCourse>(constructorKeys.course(courseId), (old) => (old ? update(old) : old));
+}
+
+function setModules(qc: QueryClient, courseId: number, update: (modules: ConstructorModule[]) => ConstructorModule[]) {
+  qc.setQueryData<ConstructorModule[]>(constructorKeys.modules(courseId), (old) =>
+    old ? sortedModules(update(old)) : old,
+  );
+}
+
+function refreshModules(qc: QueryClient, courseId: number) {
+  return qc.invalidateQueries({ queryKey: constructorKeys.modules(courseId) });
+}
+
+function refreshCatalogue(qc: QueryClient) {
+  return qc.invalidateQueries({ queryKey: CATALOGUE_KEY });
+}
+
+// ── the course ──
+
+/** PUT /api/courses/{courseId} { title } or { description } (the header); answers the saved course. */
+export function useUpdateCourse(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (change: { title: string } | { description: string }) => {
+      const { data } = await http.put<unknown>(`/api/courses/${courseId}`, change);
+      const { course, message } = parseAnswer(updateCourseResponse, data).result;
+      return { course, message: message || T.saved };
+    },
+    onSuccess: ({ course }) => {
+      qc.setQueryData(constructorKeys.course(courseId), course);
+      void refreshCatalogue(qc);
+    },
+  });
+}
+
+/** POST /api/courses/{id}/image, multipart field `image` → result.image (a path without a leading '/'). */
+export function useUploadCourseImage(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (file: File) => {
+      const form = new FormData();
+      form.append('image', file);
+      const { data } = await http.post<unknown>(`/api/courses/${courseId}/image`, form, MULTIPART);
+      const { image, message } = parseAnswer(courseImageResponse, data).result;
+      return { image, message: message || T.imageUploaded };
+    },
+    onSuccess: ({ image }) => {
+      setCourse(qc, courseId, (course) => ({ ...course, image }));
+      void refreshCatalogue(qc);
+    },
+  });
+}
+
+/** POST /api/courses/{id}/publish { is_published }. */
+export function usePublishCourse(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (isPublished: boolean) => {
+      const { data } = await http.post<unknown>(`/api/courses/${courseId}/publish`, { is_published: isPublished });
+      parseAnswer(successResponse, data);
+      return successMessage(data, T.statusChanged);
+    },
+    onSuccess: (_message, isPublished) => {
+      setCourse(qc, courseId, (course) => ({ ...course, is_published: isPublished }));
+      void refreshCatalogue(qc);
+    },
+  });
+}
+
+/** DELETE /api/admin/courses/{courseId}. */
+export function useDeleteCourse(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const { data } = await http.delete<unknown>(`/api/admin/courses/${courseId}`);
+      parseAnswer(successResponse, data);
+      return successMessage(data, T.courseDeleted);
+    },
+    onSuccess: () => {
+      qc.removeQueries({ queryKey: constructorKeys.course(courseId) });
+      qc.removeQueries({ queryKey: constructorKeys.modules(courseId) });
+      qc.removeQueries({ queryKey: constructorKeys.lessons(courseId) });
+      void refreshCatalogue(qc);
+    },
+  });
+}
+
+// ── modules ──
+
+/** POST /api/courses/modules { name, course_id, sort_order }: the new module goes last. */
+export function useCreateModule(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) => {
+      const count = qc.getQueryData<ConstructorModule[]>(constructorKeys.modules(courseId))?.length ?? 0;
+      const { data } = await http.post<unknown>('/api/courses/modules', {
+        name,
+        course_id: courseId,
+        sort_order: count,
+      });
+      const { item, message } = parseAnswer(moduleResponse, data).result;
+      return { item, message: message || T.moduleCreated };
+    },
+    onSuccess: ({ item }) => {
+      setModules(qc, courseId, (modules) => [...modules.filter((m) => m.id !== item.id), item]);
+      void refreshModules(qc, courseId);
+    },
+  });
+}
+
+/** PUT /api/courses/{courseId}/modules/{moduleId} { name }: renamed at once, back when refused. */
+export function useRenameModule(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, name }: { id: number; name: string; previous: string }) => {
+      const { data } = await http.put<unknown>(`/api/courses/${courseId}/modules/${id}`, { name });
+      parseAnswer(successResponse, data);
+      return successMessage(data, T.moduleRenamed);
+    },
+    onMutate: ({ id, name }) => setModules(qc, courseId, (ms) => ms.map((m) => (m.id === id ? { ...m, name } : m))),
+    onError: (_error, { id, previous }) =>
+      setModules(qc, courseId, (ms) => ms.map((m) => (m.id === id ? { ...m, name: previous } : m))),
+    onSettled: () => void refreshModules(qc, courseId),
+  });
+}
+
+/** DELETE /api/courses/{courseId}/modules/{moduleId}: the module and its lessons and tests. */
+export function useDeleteModule(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) => {
+      const { data } = await http.delete<unknown>(`/api/courses/${courseId}/modules/${id}`);
+      parseAnswer(successResponse, data);
+      return successMessage(data, T.moduleDeleted);
+    },
+    onSuccess: (_message, id) => {
+      setModules(qc, courseId, (ms) => ms.filter((m) => m.id !== id));
+      void refreshModules(qc, courseId);
+    },
+  });
+}
+
+/** PUT /api/courses/{courseId}/modules/sort { modules: [id, sort_order] }: the new order shows at once. */
+export function useSortModules(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (orderedIds: number[]) => {
+      const { data } = await http.put<unknown>(`/api/courses/${courseId}/modules/sort`, {
+        modules: orderedIds.map((id, index) => ({ id, sort_order: index })),
+      });
+      parseAnswer(successResponse, data);
+      return successMessage(data, T.modulesSorted);
+    },
+    onMutate: async (orderedIds) => {
+      await qc.cancelQueries({ queryKey: constructorKeys.modules(courseId) });
+      setModules(qc, courseId, (ms) => withModuleOrder(ms, orderedIds));
+    },
+    onError: () => void refreshModules(qc, courseId),
+  });
+}
+
+/**
+ * PUT /api/courses/{courseId}/modules/{moduleId}/items/sort { items: [id, type, sort_order] }: the
+ * module's lessons and tests in one sequence, shown at once.
+ */
+export function useSortItems(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ moduleId, items }: { moduleId: number; items: ModuleItem[] }) => {
+      const { data } = await http.put<unknown>(`/api/courses/${courseId}/modules/${moduleId}/items/sort`, {
+        items: items.map((item, index) => ({ id: item.id, type: item.type, sort_order: index })),
+      });
+      parseAnswer(successResponse, data);
+      return successMessage(data, T.itemsSorted);
+    },
+    onMutate: async ({ moduleId, items }) => {
+      await qc.cancelQueries({ queryKey: constructorKeys.modules(courseId) });
+      setModules(qc, courseId, (ms) => withItemOrder(ms, moduleId, items));
+    },
+    onError: () => void refreshModules(qc, courseId),
+  });
+}
+
+// ── lessons ──
+
+/** POST /api/courses/lessons { name, module_id } → result.item (it goes last in its module). */
+export function useCreateLesson(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ moduleId, name }: { moduleId: number; name: string }) => {
+      const { data } = await http.post<unknown>('/api/courses/lessons', { name, module_id: moduleId });
+      const { item, message } = parseAnswer(createLessonResponse, data).result;
+      return { item, message: message || T.lessonCreated };
+    },
+    onSuccess: ({ item }) => {
+      setModules(qc, courseId, (ms) =>
+        ms.map((m) => (m.id === item.module_id ? { ...m, lessons: [...m.lessons, item] } : m)),
+      );
+      void refreshModules(qc, courseId);
+    },
+  });
+}
+
+/** PUT /api/courses/{courseId}/lessons/{lessonId} { name } or { name, is_published } → result.message. */
+export async function updateLesson(
+  courseId: number,
+  lessonId: number,
+  change: { name: string; is_published?: boolean },
+) {
+  const { data } = await http.put<unknown>(`/api/courses/${courseId}/lessons/${lessonId}`, change);
+  const { item, message } = parseAnswer(updateLessonResponse, data).result;
+  return { item, message };
+}
+
+/** A lesson renamed or (un)published: the module list and the lesson page show it. */
+function lessonChanged(qc: QueryClient, courseId: number, item: { id: number; name: string; is_published: boolean }) {
+  setModules(qc, courseId, (ms) => withLesson(ms, item));
+  qc.setQueryData<ConstructorLesson>(constructorKeys.lesson(courseId, item.id), (old) =>
+    old ? { ...old, name: item.name, is_published: item.is_published } : old,
+  );
+}
+
+export function useUpdateLesson(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (change: { lessonId: number; name: string; is_published?: boolean }) => {
+      const { lessonId, ...body } = change;
+      return updateLesson(courseId, lessonId, body);
+    },
+    onSuccess: ({ item }) => {
+      lessonChanged(qc, courseId, item);
+      void refreshModules(qc, courseId);
+    },
+  });
+}
+
+/** DELETE /api/courses/lessons/{id}. */
+export function useDeleteLesson(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (lessonId: number) => {
+      const { data } = await http.delete<unknown>(`/api/courses/lessons/${lessonId}`);
+      parseAnswer(successResponse, data);
+      return successMessage(data, T.lessonDeleted);
+    },
+    onSuccess: (_message, lessonId) => {
+      setModules(qc, courseId, (ms) => ms.map((m) => ({ ...m, lessons: m.lessons.filter((l) => l.id !== lessonId) })));
+      qc.removeQueries({ queryKey: constructorKeys.lesson(courseId, lessonId) });
+      void refreshModules(qc, courseId);
+    },
+  });
+}
+
+/** PUT /api/courses/{courseId}/lessons/{lessonId}/contents { contents } → result.contents (real ids). */
+export function useSaveContents(courseId: number, lessonId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (contents: SaveBlock[]): Promise<{ contents: LessonBlock[]; message: string }> => {
+      const { data } = await http.put<unknown>(`/api/courses/${courseId}/lessons/${lessonId}/contents`, {
+        contents,
+      });
+      const result = parseAnswer(saveContentsResponse, data).result;
+      return { contents: result.contents, message: result.message || T.contentsSaved };
+    },
+    onSuccess: ({ contents }) => {
+      qc.setQueryData<ConstructorLesson>(constructorKeys.lesson(courseId, lessonId), (old) =>
+        old ? { ...old, contents } : old,
+      );
+    },
+  });
+}
+
+// ── publish-all (spec 03 §4) ──
+
+/** PUT of one item with its name and is_published: true (lessons; tests through the test call). */
+async function publishItem(courseId: number, item: ModuleItem): Promise<void> {
+  const path =
+    item.type === 'lesson'
+      ? `/api/courses/${courseId}/lessons/${item.id}`
+      : `/api/courses/${courseId}/tests/${item.id}`;
+  const { data } = await http.put<unknown>(path, { name: item.name, is_published: true });
+  parseAnswer(successResponse, data);
+}
+
+export interface PublishAllResult {
+  tried: number;
+  failed: ModuleItem[];
+}
+
+/**
+ * Publishes every unpublished lesson and test of the course, one after another (there is no
+ * unpublish here), from a fresh module list; the server marks a module published when all its
+ * items are. A failure to read the list throws; failures of single items are counted.
+ */
+export function usePublishAll(courseId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (): Promise<PublishAllResult> => {
+      const modules = await qc.fetchQuery({ ...modulesQuery(courseId), staleTime: 0 });
+      const items = unpublishedItems(modules);
+      const failed: ModuleItem[] = [];
+      for (const item of items) {
+        try {
+          await publishItem(courseId, item);
+        } catch (error) {
+          console.error(T.publishItemError(item.type, item.name), error);
+          failed.push(item);
+        }
+      }
+      return { tried: items.length, failed };
+    },
+    onSettled: () => {
+      void refreshModules(qc, courseId);
+      void qc.invalidateQueries({ queryKey: constructorKeys.lessons(courseId) });
+      void refreshCatalogue(qc);
+    },
+  });
+}
+
+// ── uploads of lesson blocks (spec 03 §7) ──
+
+/** POST /api/upload-image: lesson_id first, then image → file_path, original_filename, url. */
+export async function uploadLessonImage(lessonId: number, file: File): Promise<UploadResult> {
+  const form = new FormData();
+  form.append('lesson_id', String(lessonId));
+  form.append('image', file);
+  const { data } = await http.post<unknown>('/api/upload-image', form, MULTIPART);
+  return parseAnswer(uploadResponse, data).result;
+}
+
+/** POST /api/upload-file: lesson_id first, then file, with upload progress (0–100). */
+export async function uploadLessonFile(
+  lessonId: number,
+  file: File,
+  onProgress: (percent: number) => void,
+): Promise<UploadResult> {
+  const form = new FormData();
+  form.append('lesson_id', String(lessonId));
+  form.append('file', file);
+  const { data } = await http.post<unknown>('/api/upload-file', form, {
+    ...MULTIPART,
+    onUploadProgress: (event) => {
+      const total = event.total ?? file.size;
+      if (total > 0) onProgress(Math.min(100, Math.round((event.loaded / total) * 100)));
+    },
+  });
+  return parseAnswer(uploadResponse, data).result;
+}

@@ -1,0 +1,125 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../lib/lessonTime';
+import { mockHttp, type MockReply } from '../../test/http';
+import { renderAt } from '../../test/render';
+import { setupUser } from '../../test/user';
+import CoursePage from './CoursePage';
+import { courseModules, summary } from './fixtures';
+
+let restore: () => void = () => {};
+afterEach(() => restore());
+
+function setup(opts: { modules?: MockReply; course?: MockReply; path?: string } = {}) {
+  const mock = mockHttp({
+    'GET /api/courses/5/modules-structured': opts.modules ?? {
+      status: 200,
+      data: { result: { success: true, modules: courseModules } },
+    },
+    'GET /api/admin/courses/5': opts.course ?? { status: 200, data: { result: { success: true, course: summary() } } },
+  });
+  restore = mock.restore;
+  return { ...renderAt(<CoursePage />, opts.path ?? '/courses/5', '/courses/:courseId'), ue: setupUser() };
+}
+
+const itemLink = (name: string) => screen.getByText(name).closest('a') as HTMLElement;
+
+describe('course page (spec 02 §2)', () => {
+  it('shows the summary card with its counters and progress', async () => {
+    setup();
+    const card = await screen.findByTestId('course-summary');
+    expect(within(card).getByText('Курс')).toBeInTheDocument();
+    expect(within(card).getByRole('heading', { name: 'Охрана труда' })).toBeInTheDocument();
+    expect(within(card).getByText('2 / 5 лекций')).toBeInTheDocument();
+    expect(within(card).getByText('1 / 2 тестов')).toBeInTheDocument();
+    expect(within(card).getByText('43%')).toBeInTheDocument();
+    expect(within(card).queryByText('Курс пройден')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'На главную' })).toHaveAttribute('href', '/');
+  });
+
+  it('shows counters only above 0, and "Курс пройден" when complete', async () => {
+    setup({
+      course: {
+        status: 200,
+        data: {
+          result: {
+            success: true,
+            course: summary({
+              tests_count: 0,
+              completed_tests_count: 0,
+              completed_lessons_count: 5,
+              progress: 100,
+              complete: true,
+            }),
+          },
+        },
+      },
+    });
+    const card = await screen.findByTestId('course-summary');
+    expect(within(card).getByText('5 / 5 лекций')).toBeInTheDocument();
+    expect(within(card).queryByText(/тестов/)).not.toBeInTheDocument();
+    expect(within(card).getByText('Курс пройден')).toBeInTheDocument();
+  });
+
+  it('says "курс не загружен" when the summary fails', async () => {
+    setup({ course: { status: 404, data: { result: { success: false, message: 'Курс не найден' } } } });
+    expect(await screen.findByText('курс не загружен')).toBeInTheDocument();
+  });
+
+  it('shows "Ошибка: {message}" when the modules fail', async () => {
+    setup({ modules: { status: 404, data: { result: { success: false, message: 'Курс не найден' } } } });
+    expect(await screen.findByText('Ошибка: Курс не найден')).toBeInTheDocument();
+  });
+
+  it('says so when the course has no published items', async () => {
+    setup({ modules: { status: 200, data: { result: { success: true, modules: [] } } } });
+    expect(await screen.findByText('В курсе пока нет опубликованных занятий')).toBeInTheDocument();
+  });
+
+  it('says "ID курса не найден" for a bad address', () => {
+    setup({ path: '/courses/abc' });
+    expect(screen.getByText('ID курса не найден')).toBeInTheDocument();
+  });
+
+  it('opens the module of the current item, one module at a time', async () => {
+    const { ue } = setup();
+    expect(await screen.findByText('Практика')).toBeVisible();
+    expect(itemLink('Практика')).toHaveAttribute('href', '/courses/5/lesson/22');
+    expect(screen.getByRole('button', { name: /Основы/ })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('button', { name: /Введение/ })).toHaveAttribute('aria-expanded', 'false');
+    await ue.click(screen.getByRole('button', { name: /Введение/ }));
+    expect(screen.getByRole('button', { name: /Введение/ })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('button', { name: /Основы/ })).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByLabelText('Модуль пройден')).toBeInTheDocument();
+    expect(screen.getAllByLabelText('Модуль в процессе')).toHaveLength(2);
+  });
+
+  it('hides finished lessons, passed tests and modules left empty', async () => {
+    const { ue } = setup();
+    await screen.findByText('Практика');
+    expect(screen.getByText('Правила')).toBeInTheDocument();
+    expect(screen.getByText('Введение')).toBeInTheDocument();
+    await ue.click(screen.getByRole('switch', { name: 'Скрыть пройденные лекции' }));
+    expect(screen.queryByText('Правила')).not.toBeInTheDocument();
+    expect(screen.queryByText('Введение')).not.toBeInTheDocument();
+    expect(screen.queryByText('Знакомство')).not.toBeInTheDocument();
+    expect(screen.getByText('Практика')).toBeInTheDocument();
+    expect(screen.getByText('Итоговый тест')).toBeInTheDocument();
+    expect(screen.getByText('Заключение')).toBeInTheDocument();
+    await ue.click(screen.getByRole('switch', { name: 'Скрыть пройденные лекции' }));
+    expect(screen.getByText('Правила')).toBeInTheDocument();
+  });
+
+  it('shows the tooltips with their dates', async () => {
+    const { ue } = setup();
+    await screen.findByText('Практика');
+    await ue.hover(itemLink('Практика'));
+    expect(await screen.findByText(`Начат: ${formatDateTime('2026-03-03T09:15:00.000Z')}`)).toBeInTheDocument();
+    await ue.hover(itemLink('Итоговый тест'));
+    expect(
+      await screen.findByText(`Не завершен, время попытки: ${formatDateTime('2026-03-04T10:20:00.000Z')}`),
+    ).toBeInTheDocument();
+    await ue.hover(itemLink('Правила'));
+    expect(await screen.findByText(`Завершен: ${formatDateTime('2026-03-02T07:30:00.000Z')}`)).toBeInTheDocument();
+  });
+});

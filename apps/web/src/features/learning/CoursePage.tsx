@@ -1,0 +1,59 @@
+import { Anchor, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { CourseSummaryCard } from './CourseSummaryCard';
+import { firstOpenItem, hideCompleted } from './logic';
+import { ModuleList } from './ModuleList';
+import { parseId } from './params';
+import { useCourseSummary, useModules } from './queries';
+import { Loading, LoadError } from './states';
+import { LEARNING_TEXTS as T } from './texts';
+
+/** Course page /courses/{id} (spec 02 §2): summary, hide-completed switch and the module accordion. */
+export default function CoursePage() {
+  const params = useParams();
+  const courseId = parseId(params.courseId);
+  const modules = useModules(courseId);
+  const course = useCourseSummary(courseId);
+  const [hide, setHide] = useState(false);
+
+  const all = useMemo(() => modules.data ?? [], [modules.data]);
+  const shown = useMemo(() => (hide ? hideCompleted(all) : all), [all, hide]);
+  const current = useMemo(() => firstOpenItem(all), [all]);
+
+  if (courseId === null) return <Text c="red">{T.courseIdMissing}</Text>;
+
+  return (
+    <Stack gap="lg" maw={960}>
+      <Group justify="space-between" gap="md">
+        <Anchor component={Link} to="/" size="sm" fw={500}>
+          <Group gap={6} wrap="nowrap">
+            <IconArrowLeft size={16} aria-hidden />
+            {T.back}
+          </Group>
+        </Anchor>
+        <Switch label={T.hideCompleted} checked={hide} onChange={(event) => setHide(event.currentTarget.checked)} />
+      </Group>
+
+      {course.isPending ? <Loading /> : <CourseSummaryCard course={course.data} />}
+
+      <Stack gap="sm" component="section" aria-label={T.modulesTitle}>
+        <Title order={2} fz={18}>
+          {T.modulesTitle}
+        </Title>
+        {modules.isPending ? (
+          <Loading />
+        ) : modules.isError ? (
+          <LoadError error={modules.error} />
+        ) : shown.length === 0 ? (
+          <Paper withBorder p="lg" radius="lg">
+            <Text c="dimmed">{all.length > 0 ? T.nothingLeft : T.noItems}</Text>
+          </Paper>
+        ) : (
+          <ModuleList modules={shown} current={current} />
+        )}
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,182 @@
+import { ActionIcon, Anchor, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconArrowLeft, IconChevronLeft, IconChevronRight, IconList } from '@tabler/icons-react';
+import type { ItemRef } from '@lms/contract';
+import { useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { AppModal } from '../../shared/AppModal';
+import { toastError, toastSuccess } from '../../shared/toast';
+import { ContentsDrawer } from './ContentsDrawer';
+import { LessonBlocks } from './LessonBlocks';
+import { LessonFooter } from './LessonFooter';
+import { itemLink } from './logic';
+import { parseId } from './params';
+import { useLessonContents, useLessonProgress } from './queries';
+import { Loading, LoadError } from './states';
+import { LEARNING_TEXTS as T } from './texts';
+
+interface LessonViewProps {
+  courseId: number;
+  lessonId: number;
+}
+
+/** 'Начало урока': max 500 px, closes in 500 ms, locks the page's scroll (spec 02 §2, §9). */
+function StartDialog({
+  opened,
+  starting,
+  onCancel,
+  onConfirm,
+}: {
+  opened: boolean;
+  starting: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <AppModal
+      opened={opened}
+      onClose={onCancel}
+      title={T.confirmTitle}
+      size={500}
+      lockScroll
+      transitionProps={{ duration: 500 }}
+    >
+      <Text>{T.confirmText}</Text>
+      <Group justify="flex-end" mt="lg" gap="sm">
+        <Button variant="default" onClick={onCancel}>
+          {T.cancel}
+        </Button>
+        <Button onClick={onConfirm} loading={starting} data-autofocus>
+          {T.yes}
+        </Button>
+      </Group>
+    </AppModal>
+  );
+}
+
+/** The previous or next item's button; disabled when there is none. */
+function NeighbourButton({
+  courseId,
+  item,
+  label,
+  icon,
+}: {
+  courseId: number;
+  item: ItemRef | null;
+  label: string;
+  icon: ReactNode;
+}) {
+  return (
+    <Tooltip label={label}>
+      {item ? (
+        <ActionIcon component={Link} to={itemLink(courseId, item)} variant="default" size="lg" aria-label={label}>
+          {icon}
+        </ActionIcon>
+      ) : (
+        <ActionIcon disabled variant="default" size="lg" aria-label={label}>
+          {icon}
+        </ActionIcon>
+      )}
+    </Tooltip>
+  );
+}
+
+function LessonView({ courseId, lessonId }: LessonViewProps) {
+  const navigate = useNavigate();
+  const lesson = useLessonContents(courseId, lessonId);
+  const start = useLessonProgress(lessonId, 'start');
+  const complete = useLessonProgress(lessonId, 'complete');
+  const [contentsOpen, setContentsOpen] = useState(false);
+  const [confirmed, setConfirmed] = useState(false);
+  const coursePath = `/courses/${courseId}`;
+
+  const data = lesson.data;
+  const askToStart = !!data && !data.started_at && !data.completed_at && !confirmed;
+
+  const onStart = () =>
+    start.mutate(undefined, {
+      onSuccess: () => {
+        setConfirmed(true);
+        toastSuccess(T.startedToast);
+      },
+      onError: () => toastError(T.startError),
+    });
+  const onComplete = () =>
+    complete.mutate(undefined, {
+      onSuccess: () => {
+        setConfirmed(true);
+        toastSuccess(T.completedToast);
+      },
+      onError: () => toastError(T.completeError),
+    });
+
+  const navButtons = data ? (
+    <Group gap="xs" wrap="nowrap">
+      <NeighbourButton
+        courseId={courseId}
+        item={data.previous_item}
+        label={T.previous}
+        icon={<IconChevronLeft size={18} />}
+      />
+      <Button variant="default" leftSection={<IconList size={18} />} onClick={() => setContentsOpen(true)}>
+        {T.contents}
+      </Button>
+      <NeighbourButton courseId={courseId} item={data.next_item} label={T.next} icon={<IconChevronRight size={18} />} />
+    </Group>
+  ) : null;
+
+  return (
+    <Stack gap="lg" maw={960}>
+      <Anchor component={Link} to={coursePath} size="sm" fw={500}>
+        <Group gap={6} wrap="nowrap" component="span">
+          <IconArrowLeft size={16} aria-hidden />
+          {T.toCourse}
+        </Group>
+      </Anchor>
+      {lesson.isPending ? (
+        <Loading />
+      ) : lesson.isError ? (
+        <LoadError error={lesson.error} />
+      ) : (
+        <>
+          <Group justify="space-between" align="flex-start" gap="md">
+            <Title order={1} fz={{ base: 22, sm: 28 }} style={{ flex: '1 1 320px' }}>
+              {lesson.data.name}
+            </Title>
+            {navButtons}
+          </Group>
+          <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg">
+            <LessonBlocks blocks={lesson.data.contents} />
+          </Paper>
+          <LessonFooter
+            startedAt={lesson.data.started_at}
+            completedAt={lesson.data.completed_at}
+            serverTime={lesson.data.server_time}
+            completing={complete.isPending}
+            onComplete={onComplete}
+          />
+          <ContentsDrawer
+            courseId={courseId}
+            current={{ type: 'lesson', id: lessonId }}
+            opened={contentsOpen}
+            onClose={() => setContentsOpen(false)}
+          />
+        </>
+      )}
+      <StartDialog
+        opened={askToStart}
+        starting={start.isPending}
+        onCancel={() => void navigate(coursePath)}
+        onConfirm={onStart}
+      />
+    </Stack>
+  );
+}
+
+/** Lesson page /courses/{id}/lesson/{lessonId} (spec 02 §2, §4). */
+export default function LessonPage() {
+  const params = useParams();
+  const courseId = parseId(params.courseId);
+  const lessonId = parseId(params.lessonId);
+  if (courseId === null || lessonId === null) return <Text c="red">{T.courseIdMissing}</Text>;
+  return <LessonView key={`${courseId}-${lessonId}`} courseId={courseId} lessonId={lessonId} />;
+}

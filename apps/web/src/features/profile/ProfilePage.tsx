@@ -1,0 +1,225 @@
+import type { Profile } from '@lms/contract';
+import {
+  Avatar,
+  Box,
+  Button,
+  Divider,
+  Group,
+  Paper,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { IconLock } from '@tabler/icons-react';
+import { useId, useState, type FormEvent } from 'react';
+import { messageOr } from '../../lib/errors';
+import { initials } from '../../lib/initials';
+import { LoadErrorNotice, LoadingStatus } from '../../shared/ListStates';
+import { hideToast, toastError, toastSuccess } from '../../shared/toast';
+import {
+  checkPasswordForm,
+  EMPTY_PASSWORD_FORM,
+  profileView,
+  SUBMIT_GREEN,
+  type PasswordField,
+  type PasswordForm,
+} from './profile';
+import { useChangePassword, useProfile } from './queries';
+import { PROFILE_TEXTS as T } from './texts';
+
+/** One toast at a time for the password form: a new error replaces the last one. */
+const PASSWORD_TOAST_ID = 'profile-password';
+
+function InfoRow({ label, value }: { label: string; value: string }) {
+  return (
+    <Box>
+      <Text component="dt" size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text component="dd" m={0} fw={500} style={{ overflowWrap: 'anywhere' }}>
+        {value}
+      </Text>
+    </Box>
+  );
+}
+
+/** The read-only card: avatar with the name and role, then department, position and email. */
+function ProfileCard({ profile }: { profile: Profile }) {
+  const view = profileView(profile);
+  const titleId = useId();
+  return (
+    <Paper component="section" aria-labelledby={titleId} withBorder radius="md" p={{ base: 'lg', sm: 'xl' }}>
+      <Stack gap="lg">
+        <Group gap="md" wrap="nowrap">
+          <Avatar size={72} radius="xl" color="initials" name={view.fullName} aria-hidden="true">
+            {initials(view.fullName)}
+          </Avatar>
+          <Stack gap={4} miw={0}>
+            <Title order={2} id={titleId} fz={{ base: 20, sm: 22 }} style={{ overflowWrap: 'anywhere' }}>
+              {view.fullName}
+            </Title>
+            <Text c="dimmed" data-testid="profile-role">
+              {view.role}
+            </Text>
+          </Stack>
+        </Group>
+        <Divider />
+        <Stack component="dl" gap="md" m={0}>
+          <InfoRow label={T.fullName} value={view.fullName} />
+          <InfoRow label={T.department} value={view.department} />
+          <InfoRow label={T.position} value={view.position} />
+          <InfoRow label={T.email} value={view.email} />
+        </Stack>
+      </Stack>
+    </Paper>
+  );
+}
+
+function ProfileInfo() {
+  const profile = useProfile();
+  if (profile.isPending) {
+    return (
+      <Paper withBorder radius="md">
+        <LoadingStatus text={T.loading} />
+      </Paper>
+    );
+  }
+  if (profile.isError) {
+    return (
+      <LoadErrorNotice
+        title={T.loadError}
+        retryLabel={T.retry}
+        onRetry={() => void profile.refetch()}
+        retrying={profile.isFetching}
+      />
+    );
+  }
+  return <ProfileCard profile={profile.data} />;
+}
+
+interface SecretFieldProps {
+  label: string;
+  value: string;
+  autoComplete: string;
+  invalid: boolean;
+  onChange: (value: string) => void;
+}
+
+function SecretField({ label, value, autoComplete, invalid, onChange }: SecretFieldProps) {
+  const [visible, setVisible] = useState(false);
+  return (
+    <PasswordInput
+      label={label}
+      value={value}
+      autoComplete={autoComplete}
+      error={invalid}
+      aria-invalid={invalid || undefined}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      visible={visible}
+      onVisibilityChange={setVisible}
+      visibilityToggleButtonProps={{ 'aria-label': visible ? T.hidePassword : T.showPassword }}
+    />
+  );
+}
+
+/**
+ * 'Смена пароля' (spec 02 §2, §5, §8): the client checks run before sending; a success clears
+ * the three fields; a failure shows the server's message or 'Ошибка при смене пароля'.
+ */
+function PasswordCard() {
+  const [form, setForm] = useState<PasswordForm>(EMPTY_PASSWORD_FORM);
+  const [invalid, setInvalid] = useState<readonly PasswordField[]>([]);
+  const change = useChangePassword();
+  const saving = change.isPending;
+  const titleId = useId();
+
+  const update = (field: PasswordField) => (value: string) => {
+    setForm((old) => ({ ...old, [field]: value }));
+    if (invalid.includes(field)) setInvalid((old) => old.filter((f) => f !== field));
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (saving) return;
+    const problem = checkPasswordForm(form);
+    if (problem) {
+      setInvalid(problem.fields);
+      toastError(problem.message, PASSWORD_TOAST_ID);
+      return;
+    }
+    setInvalid([]);
+    change.mutate(form, {
+      onSuccess: () => {
+        setForm(EMPTY_PASSWORD_FORM);
+        hideToast(PASSWORD_TOAST_ID);
+        toastSuccess(T.changed);
+      },
+      onError: (error) => toastError(messageOr(error, T.changeFailed), PASSWORD_TOAST_ID),
+    });
+  };
+
+  return (
+    <Paper component="section" aria-labelledby={titleId} withBorder radius="md" p={{ base: 'lg', sm: 'xl' }}>
+      <Stack gap="lg">
+        <Group gap="sm" wrap="nowrap">
+          <ThemeIcon size={40} radius="xl" variant="light" aria-hidden="true">
+            <IconLock size={22} stroke={1.8} />
+          </ThemeIcon>
+          <Title order={2} id={titleId} fz={{ base: 20, sm: 22 }}>
+            {T.passwordTitle}
+          </Title>
+        </Group>
+        <form onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
+          <Stack gap="md">
+            <SecretField
+              label={T.oldPassword}
+              value={form.old_password}
+              autoComplete="current-password"
+              invalid={invalid.includes('old_password')}
+              onChange={update('old_password')}
+            />
+            <SecretField
+              label={T.newPassword}
+              value={form.new_password}
+              autoComplete="new-password"
+              invalid={invalid.includes('new_password')}
+              onChange={update('new_password')}
+            />
+            <SecretField
+              label={T.confirmation}
+              value={form.new_password_confirmation}
+              autoComplete="new-password"
+              invalid={invalid.includes('new_password_confirmation')}
+              onChange={update('new_password_confirmation')}
+            />
+            <Group justify="flex-end" mt="xs">
+              <Button type="submit" color={SUBMIT_GREEN} disabled={saving} w={{ base: '100%', xs: 'auto' }}>
+                {saving ? T.saving : T.submit}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Profile (/profile, spec 02 §2 "Profile"): the read-only card and the password change. */
+export default function ProfilePage() {
+  useDocumentTitle(T.title);
+  return (
+    <Stack gap="lg">
+      <Title order={1} fz={{ base: 24, sm: 28 }}>
+        {T.title}
+      </Title>
+      <SimpleGrid type="container" cols={{ base: 1, '760px': 2 }} spacing="lg" verticalSpacing="lg">
+        <ProfileInfo />
+        <PasswordCard />
+      </SimpleGrid>
+    </Stack>
+  );
+}

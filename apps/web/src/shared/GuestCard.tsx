@@ -1,0 +1,30 @@
+import { Paper, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { ContentLoader } from './FullPageLoader';
+import { LogoMark } from './Logo';
+
+interface GuestCardProps {
+  title: string;
+  subtitle: string;
+  /** A spinner stands instead of the form while what it needs loads (the login domain). */
+  loading?: boolean;
+  children: ReactNode;
+}
+
+/** The card of a public page (sign-in, recovery): the mark, a title, a dimmed line, then the form. */
+export function GuestCard({ title, subtitle, loading = false, children }: GuestCardProps) {
+  return (
+    <Paper withBorder shadow="sm" radius="lg" p={{ base: 'lg', xs: 40 }} w="100%" maw={440}>
+      <Stack gap="xs" align="center" mb="xl">
+        <LogoMark size={56} />
+        <Title order={1} fz={24} ta="center" mt="xs">
+          {title}
+        </Title>
+        <Text c="dimmed" size="sm" ta="center">
+          {subtitle}
+        </Text>
+      </Stack>
+      {loading ? <ContentLoader /> : children}
+    </Paper>
+  );
+}

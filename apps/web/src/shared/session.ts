@@ -1,0 +1,87 @@
+import type { AuthUser } from '@lms/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { browser } from '../lib/browser';
+import { http, LOGIN_PATH } from '../lib/http';
+
+/** The session of the signed-in user: read by the guards, the layout and every screen. */
+export const sessionQueryKey = ['check-auth'] as const;
+
+export const guestUser: AuthUser = {
+  authenticated: false,
+  id: null,
+  name: '',
+  email: '',
+  role: null,
+  roles_ru: '',
+  permissions: [],
+};
+
+/** A user from an answer (check-auth, sign-in); anything but an authenticated user is a guest. */
+export function toUser(data: unknown): AuthUser {
+  if (typeof data !== 'object' || data === null) return guestUser;
+  const user = { ...guestUser, ...(data as Partial<AuthUser>) };
+  if (user.authenticated !== true) return guestUser;
+  return {
+    ...user,
+    name: typeof user.name === 'string' ? user.name : '',
+    roles_ru: typeof user.roles_ru === 'string' ? user.roles_ru : '',
+    permissions: Array.isArray(user.permissions) ? user.permissions : [],
+  };
+}
+
+/** GET /api/check-auth. Any failure counts as not authenticated (spec 01 §4). */
+export async function fetchSession(): Promise<AuthUser> {
+  try {
+    const { data } = await http.get<unknown>('/api/check-auth');
+    return toUser(data);
+  } catch {
+    return guestUser;
+  }
+}
+
+/** Checked once at start-up; sign-in replaces it, sign-out leaves the page. */
+export const sessionQuery = queryOptions({
+  queryKey: sessionQueryKey,
+  queryFn: fetchSession,
+  staleTime: Infinity,
+  gcTime: Infinity,
+  retry: false,
+});
+
+export interface Session {
+  /** The user; undefined while the check runs. A guest has `authenticated: false`. */
+  user: AuthUser | undefined;
+  isLoading: boolean;
+  isAuthenticated: boolean;
+}
+
+/** The session state: unknown/loading, then authenticated or not (checked once at startup). */
+export function useSession(): Session {
+  const { data, isPending } = useQuery(sessionQuery);
+  return { user: data, isLoading: isPending, isAuthenticated: data?.authenticated === true };
+}
+
+/**
+ * Logout (spec 01 §4): POST /api/logout, clear nothing locally, then a full-page navigation to
+ * /login; if the call fails, the page reloads.
+ */
+export async function logout(): Promise<void> {
+  try {
+    await http.post('/api/logout');
+  } catch {
+    browser.reload();
+    return;
+  }
+  browser.navigate(LOGIN_PATH);
+}
+
+export function useLogout(): { logout: () => void; isPending: boolean } {
+  const [isPending, setPending] = useState(false);
+  const run = useCallback(() => {
+    if (isPending) return;
+    setPending(true);
+    void logout();
+  }, [isPending]);
+  return { logout: run, isPending };
+}
