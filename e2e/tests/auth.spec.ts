@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import { ADMIN, DEMO_PASSWORD, ROOT } from '../server.js';
 import { baseUrl, endSessionOnServer, mailbox, signIn, submitSignIn, toast } from './helpers.js';
 
@@ -101,15 +101,16 @@ test.describe('session end', () => {
     await signIn(page, LEARNER, DEMO_PASSWORD);
 
     // While a protected page loads, the session is ended elsewhere right before the app's menu call.
-    let ended = false;
+    // Only the answer to the intercepted call counts: the home page's own menu call may still be in flight.
+    let ended: Request | undefined;
     await page.route('**/api/menu', async (route) => {
       if (!ended) {
-        ended = true;
+        ended = route.request();
         await endSessionOnServer(page.context());
       }
       await route.continue();
     });
-    const menuAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/menu');
+    const menuAnswer = page.waitForResponse((r) => ended !== undefined && r.request() === ended);
     await page.goto('/profile');
     expect((await menuAnswer).status()).toBe(401);
     await expect(page).toHaveURL(/\/login$/);
