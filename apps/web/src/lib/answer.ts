@@ -1,8 +1,8 @@
 import { UnsuccessfulAnswer, resultMessage } from './errors';
 
 /**
- * A response schema of `@lms/contract` (zod): only its parse is used here, so the web client
- * does not depend on zod itself.
+ * A response schema of `@lms/contract` (zod), or a shape of `lib/shape.ts` for the first screens:
+ * only its parse is used here, so the web client does not depend on zod itself.
  */
 export interface Schema<T> {
   parse(data: unknown): T;

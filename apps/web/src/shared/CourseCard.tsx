@@ -41,14 +41,25 @@ export const COURSE_TEXTS = {
 /** The bundled picture shown when a course or lesson has no image. */
 export const COURSE_PLACEHOLDER_IMAGE = placeholderImage;
 
-/** A picture that falls back to the placeholder when it is missing or fails to load. */
-export function CoverImage({ src, className }: { src: string | null; className?: string }) {
+/**
+ * A picture that falls back to the placeholder when it is missing or fails to load. Loaded lazily
+ * unless `eager` (the first covers of a page, which are its largest paint).
+ */
+export function CoverImage({
+  src,
+  className,
+  eager = false,
+}: {
+  src: string | null;
+  className?: string;
+  eager?: boolean;
+}) {
   return (
     <img
       src={src ?? placeholderImage}
       alt=""
       className={className}
-      loading="lazy"
+      loading={eager ? 'eager' : 'lazy'}
       onError={(event) => {
         if (event.currentTarget.src !== placeholderImage) event.currentTarget.src = placeholderImage;
       }}
@@ -123,6 +134,8 @@ interface CourseCardProps {
   badge?: ReactNode;
   /** The moment deadlines are measured from (tests); now by default. */
   now?: Date;
+  /** Load the cover at once (the first cards of a page): they are its largest paint. */
+  eager?: boolean;
 }
 
 /**
@@ -131,14 +144,14 @@ interface CourseCardProps {
  * 'X/Y тестов' when there are any, a progress bar with percent when above 0, 'Курс пройден'.
  * Memoised: a list redrawn on each keystroke of its search does not redraw the cards it keeps.
  */
-export const CourseCard = memo(function CourseCard({ course, badge, now }: CourseCardProps) {
+export const CourseCard = memo(function CourseCard({ course, badge, now, eager }: CourseCardProps) {
   const showLessons = course.lessons.total > 0;
   const showTests = course.test.total > 0;
   return (
     <Card component={Link} to={course.url} withBorder radius="lg" padding={0} className={classes.card}>
       <div className={classes.media}>
         <AspectRatio ratio={2}>
-          <CoverImage src={course.image} className={classes.image} />
+          <CoverImage src={course.image} className={classes.image} eager={eager} />
         </AspectRatio>
         {badge ? <div className={classes.badge}>{badge}</div> : null}
       </div>

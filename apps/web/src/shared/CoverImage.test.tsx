@@ -12,4 +12,11 @@ describe('CoverImage', () => {
     if (img) fireEvent.error(img);
     expect(container.querySelector('img')?.getAttribute('src')).toContain(COURSE_PLACEHOLDER_IMAGE);
   });
+
+  it('loads lazily unless eager', () => {
+    const { container, rerender } = render(<CoverImage src="/storage/a.png" />);
+    expect(container.querySelector('img')).toHaveAttribute('loading', 'lazy');
+    rerender(<CoverImage src="/storage/a.png" eager />);
+    expect(container.querySelector('img')).toHaveAttribute('loading', 'eager');
+  });
 });

@@ -1,14 +1,18 @@
-import { publicConfigResponse, type PublicConfig } from '@lms/contract';
+import type { PublicConfig } from '@lms/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { parseAnswer } from '../lib/answer';
 import { http } from '../lib/http';
+import { object, string, type Shape } from '../lib/shape';
 
 export const configQueryKey = ['config'] as const;
+
+/** The contract's `publicConfigResponse`, without zod (lib/shape.ts). */
+export const publicConfigAnswer: Shape<PublicConfig> = object({ company_name: string, login_domain: string });
 
 /** GET /api/config (public): company name and the corporate login domain. Never hard-coded. */
 export const publicConfigQuery = queryOptions({
   queryKey: configQueryKey,
-  queryFn: async (): Promise<PublicConfig> => parseAnswer(publicConfigResponse, (await http.get('/api/config')).data),
+  queryFn: async (): Promise<PublicConfig> => parseAnswer(publicConfigAnswer, (await http.get('/api/config')).data),
   staleTime: Infinity,
   gcTime: Infinity,
   retry: 2,

@@ -1,8 +1,17 @@
-import { ziggyResponse, type Ziggy } from '@lms/contract';
+import type { Ziggy } from '@lms/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http } from '../lib/http';
+import { array, int, nullable, object, record, string, type Shape } from '../lib/shape';
 
 export const ziggyQueryKey = ['ziggy'] as const;
+
+/** The contract's `ziggyResponse`, without zod (lib/shape.ts). */
+export const ziggyAnswer: Shape<Ziggy> = object({
+  url: string,
+  port: nullable(int),
+  defaults: record(string),
+  routes: record(object({ uri: string, methods: array(string) })),
+});
 
 /**
  * GET /ziggy: the server's named-route table, loaded once on start (spec 01 §4, §7).
@@ -11,7 +20,7 @@ export const ziggyQueryKey = ['ziggy'] as const;
  */
 export async function fetchZiggy(): Promise<Ziggy | null> {
   try {
-    const parsed = ziggyResponse.safeParse((await http.get<unknown>('/ziggy')).data);
+    const parsed = ziggyAnswer.safeParse((await http.get<unknown>('/ziggy')).data);
     if (!parsed.success) throw new Error('routes missing');
     return parsed.data;
   } catch {

@@ -12,7 +12,10 @@ import { useStartedLessons, useUserCourses } from './queries';
 import { LessonSlider } from './LessonSlider';
 import { HOME_TEXTS } from './texts';
 
-function CategorySection({ category }: { category: HomeCategory }) {
+/** Cards whose covers load at once: the first row on a wide screen, the largest paint of the page. */
+const EAGER_COVERS = 4;
+
+function CategorySection({ category, eagerCovers }: { category: HomeCategory; eagerCovers: number }) {
   const titleId = useId();
   return (
     <Stack component="section" aria-labelledby={titleId} gap="md" data-testid="home-category">
@@ -25,8 +28,8 @@ function CategorySection({ category }: { category: HomeCategory }) {
         </Text>
       </Group>
       <CourseGrid>
-        {category.items.map((course) => (
-          <CourseCard key={course.id} course={course} />
+        {category.items.map((course, i) => (
+          <CourseCard key={course.id} course={course} eager={i < eagerCovers} />
         ))}
       </CourseGrid>
     </Stack>
@@ -66,8 +69,12 @@ function CourseList({ query, onClear }: { query: string; onClear: () => void }) 
   }
   return (
     <Stack gap={32}>
-      {shown.map((category) => (
-        <CategorySection key={category.id} category={category} />
+      {shown.map((category, i) => (
+        <CategorySection
+          key={category.id}
+          category={category}
+          eagerCovers={EAGER_COVERS - shown.slice(0, i).reduce((sum, before) => sum + before.items.length, 0)}
+        />
       ))}
     </Stack>
   );

@@ -36,6 +36,23 @@ describe('Header', () => {
     expect(await screen.findByText('Ученик')).toBeInTheDocument();
   });
 
+  it('opens from the keyboard: the avatar keeps the focus while the menu loads, and gets it back on Escape', async () => {
+    const { ue } = setup();
+    const avatar = () => screen.getByRole('button', { name: 'Меню пользователя' });
+    expect(avatar()).toHaveAttribute('aria-haspopup', 'menu');
+    await ue.tab();
+    await ue.tab();
+    await vi.waitFor(() => expect(avatar()).toHaveAttribute('aria-expanded', 'false'));
+    await import('./AccountMenu');
+    await vi.waitFor(() => expect(avatar()).toHaveFocus());
+    await ue.keyboard('{Enter}');
+    expect(await screen.findByRole('menuitem', { name: 'Мой профиль' })).toBeInTheDocument();
+    expect(avatar()).toHaveAttribute('aria-expanded', 'true');
+    await ue.keyboard('{Escape}');
+    await vi.waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+    await vi.waitFor(() => expect(avatar()).toHaveFocus());
+  });
+
   it('closes the menu on a click outside', async () => {
     const { ue } = setup();
     await ue.click(screen.getByRole('button', { name: 'Меню пользователя' }));

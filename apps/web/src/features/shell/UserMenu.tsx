@@ -1,13 +1,9 @@
 import type { AuthUser } from '@lms/contract';
-import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Avatar, Group, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconUser } from '@tabler/icons-react';
+import { useEffect, useRef, useState, type ComponentType } from 'react';
+import type { AccountMenuProps } from './AccountMenu';
 import { initials } from '../../lib/initials';
-
-/** The role label of the header menu: roles_ru, defaulting to 'Ученик' (spec 01 §2.3, §6). */
-export function roleLabel(user: Pick<AuthUser, 'roles_ru'>): string {
-  return user.roles_ru?.trim() || 'Ученик';
-}
 
 interface UserMenuProps {
   user: AuthUser;
@@ -16,37 +12,95 @@ interface UserMenuProps {
   onNavigate?: () => void;
 }
 
-/** Avatar with the user's initials; a click opens the account menu, a click outside closes it. */
+let accountMenu: Promise<ComponentType<AccountMenuProps>> | null = null;
+
+/** The menu's code (Mantine Menu, Popover, Floating UI), fetched once; a failed fetch is retried. */
+function loadAccountMenu(): Promise<ComponentType<AccountMenuProps>> {
+  accountMenu ??= import('./AccountMenu').then(
+    (m) => m.AccountMenu,
+    (error: unknown) => {
+      accountMenu = null;
+      throw error;
+    },
+  );
+  return accountMenu;
+}
+
+/**
+ * Avatar with the user's initials; a click opens the account menu, a click outside closes it.
+ * The menu's code loads on the first hover, focus or click of the avatar (the first page does not
+ * need it); a click made before it has arrived opens the menu when it does.
+ */
 export function UserMenu({ user, onLogout, logoutPending = false, onNavigate }: UserMenuProps) {
+  const [Menu, setMenu] = useState<ComponentType<AccountMenuProps> | null>(null);
+  const [opened, setOpened] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
+  /** A click made before the menu's code arrived: it opens the menu once the menu is there. */
+  const openWhenLoaded = useRef(false);
+
+  const load = () => {
+    if (Menu) return;
+    loadAccountMenu().then(
+      (component) => {
+        // The button is rendered anew inside the menu: keep the keyboard focus on it.
+        refocus.current = document.activeElement === button.current;
+        setMenu(() => component);
+      },
+      () => {
+        openWhenLoaded.current = false;
+      },
+    );
+  };
+
+  // Once the menu is mounted (closed), as a click on it would: the focus on the button, then open.
+  useEffect(() => {
+    if (!Menu) return;
+    if (refocus.current) button.current?.focus();
+    if (openWhenLoaded.current) setOpened(true);
+    refocus.current = false;
+    openWhenLoaded.current = false;
+  }, [Menu]);
+
+  const avatar = (
+    <UnstyledButton
+      ref={button}
+      aria-label="Меню пользователя"
+      p={4}
+      style={{ borderRadius: 999 }}
+      {...(Menu
+        ? {}
+        : {
+            'aria-haspopup': 'menu' as const,
+            'aria-expanded': false,
+            onPointerEnter: load,
+            onFocus: load,
+            onClick: () => {
+              openWhenLoaded.current = true;
+              load();
+            },
+          })}
+    >
+      <Group gap={6} wrap="nowrap">
+        <Avatar color="brand" variant="filled" radius="xl" size={38} data-testid="user-avatar">
+          {initials(user.name) || <IconUser size={18} aria-hidden="true" />}
+        </Avatar>
+        <IconChevronDown size={16} stroke={1.8} aria-hidden="true" color="var(--mantine-color-gray-6)" />
+      </Group>
+    </UnstyledButton>
+  );
+
+  if (!Menu) return avatar;
   return (
-    <Menu position="bottom-end" width={260} shadow="md" radius="md" offset={8}>
-      <Menu.Target>
-        <UnstyledButton aria-label="Меню пользователя" p={4} style={{ borderRadius: 999 }}>
-          <Group gap={6} wrap="nowrap">
-            <Avatar color="brand" variant="filled" radius="xl" size={38} data-testid="user-avatar">
-              {initials(user.name) || <IconUser size={18} aria-hidden="true" />}
-            </Avatar>
-            <IconChevronDown size={16} stroke={1.8} aria-hidden="true" color="var(--mantine-color-gray-6)" />
-          </Group>
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Box px="sm" pt="xs" pb={8}>
-          <Text fw={600} size="sm" lh={1.35} data-testid="user-full-name">
-            {user.name}
-          </Text>
-          <Text size="xs" c="dimmed" mt={2} data-testid="user-role">
-            {roleLabel(user)}
-          </Text>
-        </Box>
-        <Menu.Divider />
-        <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} />} onClick={onNavigate}>
-          Мой профиль
-        </Menu.Item>
-        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={onLogout} disabled={logoutPending}>
-          Выйти из аккаунта
-        </Menu.Item>
-      </Menu.Dropdown>
+    <Menu
+      user={user}
+      onLogout={onLogout}
+      logoutPending={logoutPending}
+      onNavigate={onNavigate}
+      opened={opened}
+      onChange={setOpened}
+    >
+      {avatar}
     </Menu>
   );
 }

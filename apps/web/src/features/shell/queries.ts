@@ -1,8 +1,18 @@
-import { menuItem, socialLink, type MenuItem, type SocialLink } from '@lms/contract';
+import type { MenuItem, SocialLink } from '@lms/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Schema } from '../../lib/answer';
 import { http } from '../../lib/http';
+import { number, object, string, union, type Shape } from '../../lib/shape';
 import { routePath, useZiggy } from '../../shared/ziggy';
+
+// The contract's `menuItem` and `socialLink`, without zod (lib/shape.ts): the layout loads them first.
+export const menuItem: Shape<MenuItem> = object({ name: string, link: string, icon: string, 'icon-active': string });
+export const socialLink: Shape<SocialLink> = object({
+  id: union(number, string),
+  name: string,
+  link: string,
+  icon: string,
+});
 
 export const menuQueryKey = ['menu'] as const;
 export const socialLinksQueryKey = ['social-links'] as const;
