@@ -7,6 +7,9 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, LOGIN_DOMAIN, ROOT } from '../server.js';
 import { signIn, toast } from './helpers.js';
 
+/** At most five toasts show at once (Mantine's limit), 7 s each: a later one may wait for a place. */
+const TOAST_WAIT = 16_000;
+
 /**
  * The course constructor (spec 03 §2.4): an author builds a course with modules and a lesson of
  * every block type, orders it by arrows and by dragging, publishes everything, and finds it all
@@ -130,7 +133,7 @@ async function createModule(page: Page, name: string) {
   await dialog.getByRole('textbox', { name: 'Название модуля' }).fill(name);
   await dialog.getByRole('button', { name: 'Создать модуль' }).click();
   await expect(dialog).toBeHidden();
-  await expect(toast(page, 'Модуль успешно создан').last()).toBeVisible();
+  await expect(toast(page, 'Модуль успешно создан').last()).toBeVisible({ timeout: TOAST_WAIT });
   await expect(moduleBox(page, name)).toBeVisible();
 }
 
@@ -154,7 +157,7 @@ async function createLesson(page: Page, courseId: number, module: string, name: 
   expect(response.status()).toBe(201);
   const id = ((await response.json()) as { result: { item: { id: number } } }).result.item.id;
   await expect(page).toHaveURL(new RegExp(`/management/constructor/${courseId}/${id}$`));
-  await expect(toast(page, 'Урок успешно создан').last()).toBeVisible();
+  await expect(toast(page, 'Урок успешно создан').last()).toBeVisible({ timeout: TOAST_WAIT });
   await expect(dialog).toBeHidden();
   await expect(lessonName(page)).toHaveValue(name);
   return id;
@@ -212,7 +215,7 @@ test.describe('course constructor', () => {
     await description.fill('Курс, собранный в браузере');
     await expect(page.getByText('26/255 символов')).toBeVisible();
     await description.press('Enter');
-    await expect(toast(page, 'Данные сохранены').last()).toBeVisible();
+    await expect(toast(page, 'Данные сохранены').last()).toBeVisible({ timeout: TOAST_WAIT });
 
     // the course image (a real PNG) through the header's change button
     const courseImage = page.waitForResponse((r) => r.url().endsWith(`/api/courses/${courseId}/image`));
@@ -221,7 +224,7 @@ test.describe('course constructor', () => {
       .locator('input[type="file"]')
       .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: png(214, 214) });
     expect((await courseImage).status()).toBe(200);
-    await expect(toast(page, 'Изображение успешно загружено').last()).toBeVisible();
+    await expect(toast(page, 'Изображение успешно загружено').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect(page.getByRole('img', { name: 'Изображение курса' })).toHaveAttribute('src', /^\/storage\/.+/);
 
     await createModule(page, 'Модуль 1');
@@ -283,7 +286,7 @@ test.describe('course constructor', () => {
     const saved = page.waitForResponse((r) => r.url().endsWith(`/lessons/${lessonB}/contents`));
     await save.click();
     expect((await saved).status()).toBe(200);
-    await expect(toast(page, 'Изменения успешно сохранены').last()).toBeVisible();
+    await expect(toast(page, 'Изменения успешно сохранены').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect(save).toBeDisabled();
     // the blocks closed before saving
     await expect(page.getByRole('button', { name: 'Готово' })).toHaveCount(0);
@@ -295,12 +298,12 @@ test.describe('course constructor', () => {
     );
     await lessonName(page).fill('Урок B+');
     expect((await renamed).status()).toBe(200);
-    await expect(toast(page, 'Название урока успешно сохранено').last()).toBeVisible();
+    await expect(toast(page, 'Название урока успешно сохранено').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect(moduleBox(page, 'Модуль 1').getByRole('link', { name: /Урок B\+/ })).toBeVisible();
 
     // ── order by arrows ──
     await moduleBox(page, 'Модуль 1').getByRole('button', { name: 'Переместить «Урок B+» выше' }).click();
-    await expect(toast(page, 'Порядок элементов успешно обновлен').last()).toBeVisible();
+    await expect(toast(page, 'Порядок элементов успешно обновлен').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect.poll(() => shownItems(page, 'Модуль 1')).toEqual(['Урок B+', 'Урок A']);
     await expect(
       moduleBox(page, 'Модуль 1').getByRole('button', { name: 'Переместить «Урок B+» выше' }),
@@ -318,7 +321,7 @@ test.describe('course constructor', () => {
       panel(page).getByRole('button', { name: 'Перетащить модуль «Модуль 2»' }),
       moduleBox(page, 'Модуль 1'),
     );
-    await expect(toast(page, 'Порядок модулей успешно обновлен').last()).toBeVisible();
+    await expect(toast(page, 'Порядок модулей успешно обновлен').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect.poll(() => shownModules(page)).toEqual(['Модуль 2', 'Модуль 1']);
     await expect(panel(page).getByRole('button', { name: 'Переместить «Модуль 2» выше' })).toBeDisabled();
 
@@ -331,14 +334,14 @@ test.describe('course constructor', () => {
 
     // ── publish all ──
     await panel(page).getByRole('button', { name: 'Опубликовать все' }).click();
-    await expect(toast(page, 'Опубликовано: 2 элементов').last()).toBeVisible();
+    await expect(toast(page, 'Опубликовано: 2 элементов').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect(page.getByRole('switch', { name: 'Статус урока' })).toBeChecked();
     await panel(page).getByRole('button', { name: 'Опубликовать все' }).click();
-    await expect(toast(page, 'Все уроки и тесты уже опубликованы').last()).toBeVisible();
+    await expect(toast(page, 'Все уроки и тесты уже опубликованы').last()).toBeVisible({ timeout: TOAST_WAIT });
 
     // ── the course itself ──
     await page.getByRole('switch', { name: 'Статус курса' }).check();
-    await expect(toast(page, 'Статус курса успешно изменен').last()).toBeVisible();
+    await expect(toast(page, 'Статус курса успешно изменен').last()).toBeVisible({ timeout: TOAST_WAIT });
 
     // ── after a reload, everything is there ──
     await page.reload();
@@ -434,7 +437,7 @@ test.describe('course constructor', () => {
     await expect(page.getByTestId('block-button')).toHaveCount(1);
     await page.getByTestId('block-button').getByRole('button', { name: 'Удалить блок' }).click();
     await confirmBlock.getByRole('button', { name: 'Удалить' }).click();
-    await expect(toast(page, 'Блок успешно удален').last()).toBeVisible();
+    await expect(toast(page, 'Блок успешно удален').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect(page.getByTestId('block-button')).toHaveCount(0);
     expect((await lesson(page, course, lessonId)).contents.map((b) => b.type)).toEqual(['video']);
 
@@ -453,25 +456,25 @@ test.describe('course constructor', () => {
     await rename('Не сохранять', 'Escape');
     await expect(moduleBox(page, 'Основной')).toBeVisible();
     await rename('Основной модуль', 'Enter');
-    await expect(toast(page, 'Название модуля успешно обновлено').last()).toBeVisible();
+    await expect(toast(page, 'Название модуля успешно обновлено').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect(moduleBox(page, 'Основной модуль')).toBeVisible();
 
     await panel(page).getByRole('button', { name: 'Действия с модулем «Временный»' }).click();
     await page.getByRole('menuitem', { name: 'Удалить модуль' }).click();
     await page.getByRole('dialog', { name: 'Удаление модуля' }).getByRole('button', { name: 'Удалить' }).click();
-    await expect(toast(page, 'Модуль и его уроки успешно удалены').last()).toBeVisible();
+    await expect(toast(page, 'Модуль и его уроки успешно удалены').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect(moduleBox(page, 'Временный')).toHaveCount(0);
 
     await lessonBox(page).getByRole('button', { name: 'Удалить урок' }).click();
     await page.getByRole('dialog', { name: 'Удаление урока' }).getByRole('button', { name: 'Удалить' }).click();
-    await expect(toast(page, 'Урок успешно удален').last()).toBeVisible();
+    await expect(toast(page, 'Урок успешно удален').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect(page).toHaveURL(/\/management$/);
 
     await page.goto(`/management/constructor/${course}`);
     await expect(moduleBox(page, 'Основной модуль').getByText('В модуле пока нет уроков')).toBeVisible();
     await page.getByRole('button', { name: 'Удалить курс' }).click();
     await page.getByRole('dialog', { name: 'Удаление курса' }).getByRole('button', { name: 'Удалить' }).click();
-    await expect(toast(page, 'Курс успешно удален').last()).toBeVisible();
+    await expect(toast(page, 'Курс успешно удален').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect(page).toHaveURL(/\/management$/);
     const gone = await page.request.get(`/api/courses/${course}`);
     expect(gone.status()).toBe(404);
