@@ -53,61 +53,35 @@ export const uploadRoutes =
   async (app) => {
     const { uploads, constructorService } = deps;
 
-    app.post(
-      '/api/upload-image',
-      { config: { access, name: 'api.upload-image' }, schema: { tags, response: { 200: uploadResponse, ...errors } } },
-      async (request) => {
-        const user = await request.requireUser();
-        const part = await filePart(request, 'image', IMAGE_MAX_BYTES);
-        const lessonId = lessonIdOf(part);
-        const saved = await uploads.save({
-          stream: part.file,
-          originalName: part.filename,
-          folder: 'lessons',
-          kind: 'image',
-          maxBytes: IMAGE_MAX_BYTES,
-          userId: user.id,
-          beforeKeep: () => constructorService.checkLesson(lessonId),
-        });
-        const url = storageUrl(saved.file_path) ?? '';
-        return {
-          result: {
-            success: true as const,
-            file_path: saved.file_path,
-            original_filename: saved.original_filename,
-            url,
-          },
-        };
-      },
-    );
-
-    app.post(
-      '/api/upload-file',
-      { config: { access, name: 'api.upload-file' }, schema: { tags, response: { 200: uploadResponse, ...errors } } },
-      async (request) => {
-        const user = await request.requireUser();
-        const part = await filePart(request, 'file', FILE_MAX_BYTES);
-        const lessonId = lessonIdOf(part);
-        const saved = await uploads.save({
-          stream: part.file,
-          originalName: part.filename,
-          folder: 'lessons',
-          kind: 'file',
-          maxBytes: FILE_MAX_BYTES,
-          userId: user.id,
-          beforeKeep: () => constructorService.checkLesson(lessonId),
-        });
-        const url = storageUrl(saved.file_path) ?? '';
-        return {
-          result: {
-            success: true as const,
-            file_path: saved.file_path,
-            original_filename: saved.original_filename,
-            url,
-          },
-        };
-      },
-    );
+    /** A lesson image or file: streamed to disk, kept only while its lesson is live. */
+    for (const [url, field, kind, maxBytes] of [
+      ['/api/upload-image', 'image', 'image', IMAGE_MAX_BYTES],
+      ['/api/upload-file', 'file', 'file', FILE_MAX_BYTES],
+    ] as const) {
+      app.post(
+        url,
+        {
+          config: { access, name: `api.${url.slice(5)}` },
+          schema: { tags, response: { 200: uploadResponse, ...errors } },
+        },
+        async (request) => {
+          const user = await request.requireUser();
+          const part = await filePart(request, field, maxBytes);
+          const lessonId = lessonIdOf(part);
+          const saved = await uploads.save({
+            stream: part.file,
+            originalName: part.filename,
+            folder: 'lessons',
+            kind,
+            maxBytes,
+            userId: user.id,
+            beforeKeep: () => constructorService.checkLesson(lessonId),
+          });
+          const { file_path, original_filename } = saved;
+          return { result: { success: true as const, file_path, original_filename, url: storageUrl(file_path) ?? '' } };
+        },
+      );
+    }
 
     app.post(
       '/api/courses/:courseId/image',
