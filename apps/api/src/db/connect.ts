@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { PRIVATE_FILE_MODE, ensurePrivateDir, ensurePrivateFile, tightenBestEffort } from '../platform/privateFiles.js';
+import { withStatementCache } from './statementCache.js';
 import { SqliteValuesPlugin } from './values.js';
 import type { DialectKind } from './dialect.js';
 import type { Database } from './schema.js';
@@ -69,7 +70,7 @@ export function connect(opts: ConnectOptions): Db {
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database }),
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
     plugins: [new SqliteValuesPlugin()],
   });
   return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
