@@ -1,6 +1,5 @@
 import net from 'node:net';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import { FILE_MAX_BYTES } from '@lms/contract';
 import fastifySwagger from '@fastify/swagger';
@@ -13,6 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { installSecurityHeaders } from './platform/securityHeaders.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
 import { AuthRepository } from './modules/auth/repository.js';
@@ -156,25 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        fontSrc: ["'self'", 'data:'],
-        scriptSrc: ["'self'"],
-        frameSrc: ['https://www.youtube.com', 'https://rutube.ru', 'https://vk.com', 'https://vkvideo.ru'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  installSecurityHeaders(app);
 
   const mailer = deps.mailer ?? new BackgroundMailer(createTransportDeliver(config), app.log);
   app.addHook('onClose', () => mailer.idle());
