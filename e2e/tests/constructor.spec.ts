@@ -143,7 +143,7 @@ async function createLesson(page: Page, courseId: number, module: string, name: 
     .click();
   const type = page.getByRole('dialog', { name: 'Выберите тип урока' });
   await expect(type.getByRole('radio', { name: /Обычное/ })).toBeChecked();
-  await expect(type.getByRole('radio', { name: /Тест/ })).toBeDisabled();
+  await expect(type.getByRole('radio', { name: /Тест/ })).toBeEnabled();
   await type.getByRole('button', { name: 'Далее' }).click();
   const dialog = page.getByRole('dialog', { name: 'Создание нового урока' });
   const field = dialog.getByRole('textbox', { name: 'Название урока' });

@@ -29,8 +29,14 @@ const protectedScreens: RouteObject[] = [
   { index: true, ...screen(() => import('../features/home/HomePage')) },
   { path: 'management', ...screen(() => import('../features/catalogue/CataloguePage')) },
   { path: 'management/constructor/:courseId', ...screen(() => import('../features/constructor/ConstructorPage')) },
-  { path: 'management/constructor/:courseId/settings', ...screen(placeholder) },
-  { path: 'management/constructor/:courseId/test/:testId', ...screen(placeholder) },
+  {
+    path: 'management/constructor/:courseId/settings',
+    ...screen(() => import('../features/constructor/CourseSettingsPage')),
+  },
+  {
+    path: 'management/constructor/:courseId/test/:testId',
+    ...screen(() => import('../features/constructor/TestEditorPage')),
+  },
   {
     path: 'management/constructor/:courseId/:lessonId',
     ...screen(() => import('../features/constructor/ConstructorPage')),

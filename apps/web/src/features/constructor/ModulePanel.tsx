@@ -1,4 +1,4 @@
-import type { ConstructorModule } from '@lms/contract';
+import type { ConstructorModule, TestSettings } from '@lms/contract';
 import {
   Accordion,
   ActionIcon,
@@ -38,6 +38,8 @@ import { SearchInput } from '../../shared/SearchInput';
 import { toastError, toastSuccess } from '../../shared/toast';
 import classes from './Constructor.module.css';
 import { ConfirmDialog, LessonTypeDialog, NameDialog, type NameOutcome } from './dialogs';
+import { TestSettingsDialog } from './TestSettingsDialog';
+import { defaultSettingsForm } from './testRules';
 import {
   itemKey,
   itemPath,
@@ -51,6 +53,7 @@ import {
 import {
   useCreateLesson,
   useCreateModule,
+  useCreateTest,
   useDeleteModule,
   usePublishAll,
   useRenameModule,
@@ -80,6 +83,7 @@ type Dialog =
   | { kind: 'module' }
   | { kind: 'type'; moduleId: number }
   | { kind: 'lesson'; moduleId: number }
+  | { kind: 'test'; moduleId: number }
   | { kind: 'deleteModule'; module: ConstructorModule };
 
 /**
@@ -99,6 +103,7 @@ export function ModulePanel({ courseId, courseTitle, modules, lessonId, lessonSa
 
   const createModule = useCreateModule(courseId);
   const createLesson = useCreateLesson(courseId);
+  const createTest = useCreateTest(courseId);
   const deleteModule = useDeleteModule(courseId);
   const sortModules = useSortModules(courseId);
   const sortItems = useSortItems(courseId);
@@ -171,6 +176,18 @@ export function ModulePanel({ courseId, courseTitle, modules, lessonId, lessonSa
     } catch (error) {
       toastError(messageOr(error, T.lessonCreateError));
       return { close: false };
+    }
+  };
+
+  const submitTest = async (moduleId: number, name: string, settings: TestSettings): Promise<boolean> => {
+    try {
+      const { item, message } = await createTest.mutateAsync({ moduleId, name, settings });
+      toastSuccess(message);
+      void navigate(itemPath(courseId, item));
+      return true;
+    } catch (error) {
+      toastError(messageOr(error, T.testCreateError));
+      return false;
     }
   };
 
@@ -304,8 +321,18 @@ export function ModulePanel({ courseId, courseTitle, modules, lessonId, lessonSa
         opened={dialog.kind === 'type'}
         onClose={close}
         onNext={(kind) => {
-          if (dialog.kind === 'type' && kind === 'lesson') open({ kind: 'lesson', moduleId: dialog.moduleId });
+          if (dialog.kind === 'type') open({ kind, moduleId: dialog.moduleId });
         }}
+      />
+      <TestSettingsDialog
+        key={`test-${dialogKey}`}
+        opened={dialog.kind === 'test'}
+        mode="create"
+        initial={defaultSettingsForm()}
+        onClose={close}
+        onSubmit={(settings, name) =>
+          dialog.kind === 'test' ? submitTest(dialog.moduleId, name, settings) : Promise.resolve(true)
+        }
       />
       <NameDialog
         key={`lesson-${dialogKey}`}

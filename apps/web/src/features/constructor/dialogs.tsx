@@ -6,7 +6,7 @@ import { T } from './texts';
 /** Dialogs close in 300 ms, as the name dialog of spec 03 §9. */
 export const DIALOG_TRANSITION = { transition: 'pop', duration: 300, exitDuration: 300 } as const;
 
-const modalLook = {
+export const modalLook = {
   centered: true,
   radius: 'lg',
   padding: 'lg',
@@ -148,7 +148,7 @@ interface LessonTypeDialogProps {
 
 /**
  * Chooses what to add to a module: 'Обычное' (a lesson) or 'Тест', then 'Далее' (spec 03 §2.4).
- * Tests are authored by the next part of the constructor; until then the choice is shown disabled.
+A test goes on to the test settings dialog.
  */
 export function LessonTypeDialog({ opened, onClose, onNext }: LessonTypeDialogProps) {
   const [kind, setKind] = useState<LessonKind>('lesson');
@@ -174,9 +174,9 @@ export function LessonTypeDialog({ opened, onClose, onNext }: LessonTypeDialogPr
                   </div>
                 </Group>
               </Radio.Card>
-              <Radio.Card value="test" p="md" radius="md" disabled opacity={0.6}>
+              <Radio.Card value="test" p="md" radius="md">
                 <Group wrap="nowrap" align="flex-start">
-                  <Radio.Indicator disabled />
+                  <Radio.Indicator />
                   <div>
                     <Text fw={600}>{T.typeTest}</Text>
                     <Text size="sm" c="dimmed">

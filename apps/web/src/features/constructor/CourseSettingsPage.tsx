@@ -1,0 +1,259 @@
+import type { ConstructorCourse } from '@lms/contract';
+import {
+  Anchor,
+  Breadcrumbs,
+  Button,
+  Divider,
+  Group,
+  Paper,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconArrowLeft, IconDeviceFloppy, IconFileText, IconSettings } from '@tabler/icons-react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { messageOr } from '../../lib/errors';
+import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
+import { LoadErrorNotice, LoadingStatus, Notice } from '../../shared/ListStates';
+import { useSession } from '../../shared/session';
+import { toastError, toastSuccess } from '../../shared/toast';
+import classes from './Constructor.module.css';
+import { canUseConstructor } from './logic';
+import { useCourse, useUpdateCourse } from './queries';
+import {
+  courseSettingsFormOf,
+  courseSettingsPayload,
+  digitsOnly,
+  settingOnBlur,
+  type Accessibility,
+  type CourseSettingsForm,
+} from './testRules';
+import { T } from './texts';
+
+function parseId(raw: string | undefined): number | null {
+  if (raw === undefined || !/^\d+$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** Visibility options (spec 03 §3): all → everyone, students → enrolled_only, none → nobody. */
+const ACCESS_OPTIONS: { value: Accessibility; label: string }[] = [
+  { value: 'everyone', label: T.accessEveryone },
+  { value: 'enrolled_only', label: T.accessEnrolled },
+  { value: 'nobody', label: T.accessNobody },
+];
+
+/**
+ * The course settings page (spec 03 §2.4, §3, §5): /management/constructor/{courseId}/settings.
+ * Deadline, recurrence and accessibility; the values show only while their switch is on. Only for
+ * admins and authors; everyone else sees 'Доступ запрещен'.
+ */
+export default function CourseSettingsPage() {
+  const { user } = useSession();
+  const params = useParams();
+  if (!canUseConstructor(user?.permissions)) {
+    return <AccessDeniedNotice title={T.accessDenied} hint={T.accessDeniedHint} />;
+  }
+  const courseId = parseId(params.courseId);
+  if (courseId === null) {
+    return (
+      <Notice icon={<IconFileText size={24} aria-hidden="true" />} color="red" title={T.courseLoadError}>
+        <Anchor component={Link} to="/management">
+          {T.constructor}
+        </Anchor>
+      </Notice>
+    );
+  }
+  return <CourseSettings key={courseId} courseId={courseId} />;
+}
+
+function CourseSettings({ courseId }: { courseId: number }) {
+  const course = useCourse(courseId);
+  useEffect(() => {
+    if (course.error) toastError(messageOr(course.error, T.courseLoadError), 'constructor-course-error');
+  }, [course.error, course.errorUpdatedAt]);
+
+  let body: ReactNode;
+  if (course.isPending) body = <LoadingStatus text={T.loading} />;
+  else if (course.isError) {
+    body = (
+      <LoadErrorNotice
+        title={T.courseLoadError}
+        retryLabel={T.retry}
+        onRetry={() => void course.refetch()}
+        retrying={course.isFetching}
+      />
+    );
+  } else body = <SettingsForm key={course.data.id} course={course.data} />;
+
+  return (
+    <Stack gap="md">
+      <Breadcrumbs separatorMargin={6} aria-label={T.breadcrumbs}>
+        <Anchor component={Link} to={`/management/constructor/${courseId}`} size="sm" c="dimmed">
+          {T.constructor}
+        </Anchor>
+        <Anchor
+          component={Link}
+          to={`/management/constructor/${courseId}/settings`}
+          aria-current="page"
+          fw={600}
+          size="sm"
+          style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+        >
+          <IconSettings size={14} aria-hidden="true" />
+          {T.courseSettings}
+        </Anchor>
+      </Breadcrumbs>
+      {body}
+    </Stack>
+  );
+}
+
+type DayField = 'deadline_value' | 'deadline_warning_days' | 'recurrence_value';
+
+function SettingsForm({ course }: { course: ConstructorCourse }) {
+  const [form, setForm] = useState<CourseSettingsForm>(() => courseSettingsFormOf(course));
+  const update = useUpdateCourse(course.id);
+  const set = <K extends keyof CourseSettingsForm>(key: K, value: CourseSettingsForm[K]) =>
+    setForm((f) => ({ ...f, [key]: value }));
+
+  const dayField = (key: DayField, label: string) => (
+    <TextInput
+      label={label}
+      description={T.daysHint}
+      value={form[key]}
+      onChange={(e) => set(key, digitsOnly(e.currentTarget.value))}
+      onBlur={(e) => set(key, settingOnBlur(e.currentTarget.value))}
+      inputMode="numeric"
+      autoComplete="off"
+      maxLength={3}
+      maw={240}
+    />
+  );
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const payload = courseSettingsPayload(form);
+    update.mutate(payload, {
+      onSuccess: ({ course: saved }) => {
+        setForm(courseSettingsFormOf(saved));
+        toastSuccess(T.settingsSaved);
+      },
+      onError: (error) => toastError(messageOr(error, T.settingsSaveError)),
+    });
+  };
+
+  return (
+    <Paper
+      withBorder
+      p={{ base: 'md', sm: 'lg' }}
+      component="form"
+      onSubmit={submit}
+      noValidate
+      className={classes.fadeIn}
+      maw={760}
+    >
+      <Stack gap="lg">
+        <div>
+          <Title order={1} fz={24}>
+            {T.courseSettingsTitle}
+          </Title>
+          <Text c="dimmed" size="sm">
+            {course.title}
+          </Text>
+        </div>
+
+        <Stack gap="sm" component="section" aria-label={T.deadlineSection}>
+          <Title order={2} fz="lg">
+            {T.deadlineSection}
+          </Title>
+          <Switch
+            label={T.hasDeadline}
+            checked={form.has_deadline}
+            onChange={(e) => set('has_deadline', e.currentTarget.checked)}
+          />
+          {form.has_deadline && (
+            <Stack gap="sm" pl={{ base: 0, sm: 'xl' }}>
+              <Radio.Group
+                label={T.deadlineType}
+                value={form.deadline_type}
+                onChange={(value) => set('deadline_type', value === 'from_start' ? 'from_start' : 'from_enrollment')}
+              >
+                <Group gap="lg" mt={6}>
+                  <Radio value="from_enrollment" label={T.fromEnrollment} />
+                  <Radio value="from_start" label={T.fromStart} />
+                </Group>
+              </Radio.Group>
+              <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+                {dayField('deadline_value', T.deadlineDays)}
+                {dayField('deadline_warning_days', T.warningDays)}
+              </SimpleGrid>
+            </Stack>
+          )}
+        </Stack>
+
+        <Divider />
+
+        <Stack gap="sm" component="section" aria-label={T.recurrenceSection}>
+          <Title order={2} fz="lg">
+            {T.recurrenceSection}
+          </Title>
+          <Switch
+            label={T.hasRecurrence}
+            checked={form.has_recurrence}
+            onChange={(e) => set('has_recurrence', e.currentTarget.checked)}
+          />
+          {form.has_recurrence && (
+            <Stack gap="sm" pl={{ base: 0, sm: 'xl' }}>
+              {dayField('recurrence_value', T.recurrenceDays)}
+            </Stack>
+          )}
+        </Stack>
+
+        <Divider />
+
+        <Radio.Group
+          label={
+            <Title order={2} fz="lg" component="span">
+              {T.accessibilitySection}
+            </Title>
+          }
+          value={form.accessibility}
+          onChange={(value) => {
+            const option = ACCESS_OPTIONS.find((o) => o.value === value);
+            if (option) set('accessibility', option.value);
+          }}
+        >
+          <Stack gap="xs" mt="sm">
+            {ACCESS_OPTIONS.map((o) => (
+              <Radio key={o.value} value={o.value} label={o.label} />
+            ))}
+          </Stack>
+        </Radio.Group>
+
+        <Group justify="space-between" gap="sm">
+          <Button
+            component={Link}
+            to={`/management/constructor/${course.id}`}
+            variant="subtle"
+            leftSection={<IconArrowLeft size={16} aria-hidden="true" />}
+          >
+            {T.backToConstructor}
+          </Button>
+          <Button
+            type="submit"
+            loading={update.isPending}
+            leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
+          >
+            {T.saveSettings}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
