@@ -23,9 +23,29 @@ export const adminUserListItem = z.object({
   last_activity: z.string().nullable(),
 });
 export type AdminUserListItem = z.infer<typeof adminUserListItem>;
+/** Orders of the paged employees list. */
+export const ADMIN_USER_SORTS = ['name', 'email', 'department', 'role', 'last_activity'] as const;
+export type AdminUserSort = (typeof ADMIN_USER_SORTS)[number];
+export const ADMIN_USERS_PER_PAGE_MAX = 200;
+/**
+ * GET /api/admin/users query. Without any parameter the answer is the spec's full `items`; with
+ * any of them it is one page (50 by default) with `total`, searched on the server (name or email,
+ * case-insensitive substring) and sorted.
+ */
+export const adminUsersQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  per_page: z.coerce.number().int().min(1).max(ADMIN_USERS_PER_PAGE_MAX).optional(),
+  search: safeText(100).optional(),
+  sort: z.enum(ADMIN_USER_SORTS).optional(),
+  direction: z.enum(['asc', 'desc']).optional(),
+});
+export type AdminUsersQuery = z.infer<typeof adminUsersQuery>;
 export const adminUserListResponse = z.object({
   result: z.object({ success: z.literal(true) }),
   items: z.array(adminUserListItem),
+  total: z.number().int().optional(),
+  page: z.number().int().optional(),
+  per_page: z.number().int().optional(),
 });
 
 /** GET /api/admin/users/{id} → result.data */

@@ -69,6 +69,11 @@ export function connect(opts: ConnectOptions): Db {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
+  // SQLite's own lower() folds ASCII only; PostgreSQL's folds every letter. Searches by name
+  // ('Иванов' found by 'иван') need the same on both, so lower() is replaced by a Unicode one.
+  database.function('lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
     plugins: [new SqliteValuesPlugin()],

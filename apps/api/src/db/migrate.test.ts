@@ -42,6 +42,7 @@ describe(`migrations (${dialectName})`, () => {
         '0002_department_assigned_at',
         '0003_records_are_kept',
         '0004_open_attempts',
+        '0005_users_page',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
@@ -196,6 +197,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([
         '0003_records_are_kept',
         '0004_open_attempts',
+        '0005_users_page',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();

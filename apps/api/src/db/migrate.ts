@@ -4,6 +4,7 @@ import { domainMigration } from './migrations/0001_domain.js';
 import { departmentAssignedAtMigration } from './migrations/0002_department_assigned_at.js';
 import { recordsAreKeptMigration } from './migrations/0003_records_are_kept.js';
 import { openAttemptsMigration } from './migrations/0004_open_attempts.js';
+import { usersPageMigration } from './migrations/0005_users_page.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; each is written once and runs on SQLite and PostgreSQL. */
@@ -13,6 +14,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0002_department_assigned_at': departmentAssignedAtMigration(kind) as Migration,
     '0003_records_are_kept': recordsAreKeptMigration(kind) as Migration,
     '0004_open_attempts': openAttemptsMigration() as Migration,
+    '0005_users_page': usersPageMigration() as Migration,
   };
 }
 

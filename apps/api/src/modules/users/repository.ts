@@ -1,4 +1,18 @@
+import type { AdminUserSort } from '@lms/contract';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
+
+export interface UserPageQuery {
+  search?: string | undefined;
+  sort?: AdminUserSort | undefined;
+  direction?: 'asc' | 'desc' | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** A LIKE pattern's wildcards taken literally (escape character: backslash). */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface UserRecord {
   id: number;
@@ -56,6 +70,49 @@ export class UsersRepository {
 
   list(): Promise<UserRecord[]> {
     return this.base().orderBy('users.last_name').orderBy('users.first_name').orderBy('users.id').execute();
+  }
+
+  /** One page of live users matching a search (name or email, case-insensitive substring), and their count. */
+  async page(query: UserPageQuery): Promise<{ rows: UserRecord[]; total: number }> {
+    const pattern = query.search ? `%${escapeLike(query.search.toLowerCase())}%` : null;
+    const matching = <QB extends SelectQueryBuilder<Database, 'users', object>>(qb: QB): QB =>
+      pattern
+        ? (qb.where((eb) =>
+            eb.or([
+              sql<boolean>`lower(users.first_name || ' ' || users.last_name) like ${pattern} escape '\\'`,
+              sql<boolean>`lower(users.last_name || ' ' || users.first_name) like ${pattern} escape '\\'`,
+              sql<boolean>`lower(users.email) like ${pattern} escape '\\'`,
+            ]),
+          ) as QB)
+        : qb;
+    const desc = query.direction === 'desc';
+    const dir = desc ? 'desc' : 'asc';
+    let rows = matching(this.base());
+    switch (query.sort ?? 'name') {
+      case 'email':
+        rows = rows.orderBy('users.email', dir);
+        break;
+      case 'department':
+        // Users without a department last, whatever the direction (the same on both databases).
+        rows = rows.orderBy(sql`departments.name is null`).orderBy('departments.name', dir);
+        break;
+      case 'role':
+        rows = rows.orderBy('roles.name', dir);
+        break;
+      case 'last_activity':
+        rows = rows.orderBy(sql`users.last_activity_at is null`).orderBy('users.last_activity_at', dir);
+        break;
+      case 'name':
+        break;
+    }
+    rows = rows.orderBy('users.last_name', dir).orderBy('users.first_name', dir).orderBy('users.id', dir);
+    const [page, count] = await Promise.all([
+      rows.limit(query.limit).offset(query.offset).execute(),
+      matching(this.db.selectFrom('users').where('users.deleted_at', 'is', null))
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows: page, total: Number(count.n) };
   }
 
   /** Live users of a department, by name. */

@@ -1,6 +1,7 @@
 import {
   adminUserDetailResponse,
   adminUserListResponse,
+  adminUsersQuery,
   createUserRequest,
   createUserResponse,
   errorResponse,
@@ -24,9 +25,19 @@ export const usersRoutes =
       '/api/admin/users',
       {
         config: { ...access, name: 'admin.users' },
-        schema: { tags: ['settings'], summary: 'Employees', response: { 200: adminUserListResponse, ...errors } },
+        schema: {
+          tags: ['settings'],
+          summary: 'Employees: all of them without parameters, or one page with `total`',
+          querystring: adminUsersQuery,
+          response: { 200: adminUserListResponse, ...errors },
+        },
       },
-      async () => ({ result: { success: true as const }, items: await users.list() }),
+      async (request) => {
+        const q = request.query;
+        const paged = Object.values(q).some((v) => v !== undefined);
+        if (!paged) return { result: { success: true as const }, items: await users.list() };
+        return { result: { success: true as const }, ...(await users.page(q)) };
+      },
     );
 
     app.post(

@@ -1,4 +1,4 @@
-import type { AdminUserDetail, AdminUserListItem } from '@lms/contract';
+import type { AdminUserDetail, AdminUserListItem, AdminUsersQuery } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
@@ -11,6 +11,8 @@ import type { CourseOptions } from '../enrollment/courseOptions.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
 import type { Credentials } from './credentials.js';
 import type { UserInput, UserRecord, UsersRepository } from './repository.js';
+
+const DEFAULT_PER_PAGE = 50;
 
 export const USER_MESSAGES = {
   emailTaken: 'Пользователь с таким email уже существует',
@@ -62,6 +64,20 @@ export class UsersService {
 
   async list(): Promise<AdminUserListItem[]> {
     return (await this.repo.list()).map(toListItem);
+  }
+
+  /** One page of the employees list (issue 14): what the tab shows, never the whole company. */
+  async page(query: AdminUsersQuery) {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const { rows, total } = await this.repo.page({
+      search: query.search || undefined,
+      sort: query.sort,
+      direction: query.direction,
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    });
+    return { items: rows.map(toListItem), total, page, per_page: perPage };
   }
 
   async detail(id: number): Promise<AdminUserDetail> {

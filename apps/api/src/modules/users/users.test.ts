@@ -88,6 +88,52 @@ describe(`settings: employees (${dialectName})`, () => {
     expect(me.last_activity).toBe(ctx.clock.now().toISOString());
   });
 
+  it('pages, searches (name or email, any case, Cyrillic, wildcards literal) and sorts on the server', async () => {
+    const names = [
+      ['Анна', 'Яковлева', 'anna@example.com'],
+      ['Борис', 'Иванов', 'boris@example.com'],
+      ['Вера', 'Иванова', 'vera_100%@example.com'],
+      ['Глеб', 'Смирнов', 'gleb@example.com'],
+    ] as const;
+    for (const [first_name, last_name, email] of names)
+      await ctx.db.kysely
+        .insertInto('users')
+        .values({ first_name, last_name, email, password_hash: 'x', role_id: learnerRole, department_id: dep })
+        .execute();
+    const page = async (query: string) => {
+      const res = await admin.get(`/api/admin/users?${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { items: { email: string; name: string }[]; total: number; page: number; per_page: number };
+    };
+    // Without parameters: the spec's full list, no paging fields.
+    const all = (await admin.get('/api/admin/users')).json();
+    expect(all.items).toHaveLength(5);
+    expect(all.total).toBeUndefined();
+
+    const first = await page('page=1&per_page=2');
+    expect(first).toMatchObject({ total: 5, page: 1, per_page: 2 });
+    expect(first.items.map((u) => u.email)).toEqual(['boris@example.com', 'vera_100%@example.com']);
+    const third = await page('page=3&per_page=2');
+    expect(third.items).toHaveLength(1);
+
+    const found = await page('search=ИВАНОВ');
+    expect(found.total).toBe(2);
+    expect(found.items.map((u) => u.email).sort()).toEqual(['boris@example.com', 'vera_100%@example.com']);
+    expect((await page('search=%25')).items.map((u) => u.email)).toEqual(['vera_100%@example.com']);
+    expect((await page('search=_')).items.map((u) => u.email)).toEqual(['vera_100%@example.com']);
+    expect((await page('search=Борис Иванов')).total).toBe(1);
+    expect((await page('search=GLEB@')).total).toBe(1);
+    expect((await page('search=нет такого')).total).toBe(0);
+
+    const byEmailDesc = await page('sort=email&direction=desc&per_page=1');
+    expect(byEmailDesc.items[0]?.email).toBe('vera_100%@example.com');
+    const byName = await page('sort=name&per_page=10');
+    expect(byName.items.map((u) => u.email).slice(0, 2)).toEqual(['boris@example.com', 'vera_100%@example.com']);
+
+    for (const bad of ['page=0', 'per_page=201', 'sort=password_hash', 'direction=up', 'page=x'])
+      expect((await admin.get(`/api/admin/users?${bad}`)).statusCode, bad).toBe(422);
+  });
+
   it('refuses a duplicate email, case-insensitively, and changes nothing', async () => {
     await admin.post('/api/admin/users', newUser());
     const dup = await admin.post('/api/admin/users', newUser({ login: 'OLGA@example.com' }));
