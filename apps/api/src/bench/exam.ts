@@ -14,9 +14,9 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { connect, type Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { DAY } from '../platform/clock.js';
-import { hmac, randomToken, sha256 } from '../platform/tokens.js';
+import { randomToken } from '../platform/tokens.js';
 import { LoadClient, percentile, startServer, stopServer } from './http.js';
+import { seedSessions } from './organisation.js';
 
 /** Plus one who takes the test first to warm the server up. */
 const LEARNERS = Number(process.env.EXAM_LEARNERS ?? 2000) + 1;
@@ -39,20 +39,9 @@ interface Seeded {
   correct: Map<number, number[]>;
 }
 
-function headersFor(token: string): Record<string, string> {
-  const nonce = randomToken().slice(0, 16);
-  const xsrf = `${nonce}.${hmac(SECRET, `${nonce}|${token}`)}`;
-  return {
-    cookie: `lms_session=${token}; XSRF-TOKEN=${xsrf}`,
-    'x-xsrf-token': xsrf,
-    'x-requested-with': 'XMLHttpRequest',
-  };
-}
-
 async function seed(db: Db): Promise<Seeded> {
   const k = db.kysely;
   await migrateToLatest(k, db.kind, db.schema);
-  const now = new Date();
   const role = (await k.selectFrom('roles').select('id').where('code', '=', 'learner').executeTakeFirstOrThrow()).id;
   const course = await k
     .insertInto('courses')
@@ -111,24 +100,12 @@ async function seed(db: Db): Promise<Seeded> {
       )
       .returning('id')
       .execute();
-    const sessions = users.map((u) => ({ userId: u.id, token: randomToken() }));
-    await k
-      .insertInto('sessions')
-      .values(
-        sessions.map((s) => ({
-          token_hash: sha256(s.token),
-          user_id: s.userId,
-          remember: false,
-          expires_at: new Date(now.getTime() + DAY).toISOString(),
-          last_seen_at: now.toISOString(),
-          ip: null,
-          user_agent: 'exam-bench',
-          created_at: now.toISOString(),
-          updated_at: now.toISOString(),
-        })),
-      )
-      .execute();
-    for (const s of sessions) learners.push({ id: s.userId, headers: headersFor(s.token) });
+    const headers = await seedSessions(
+      db,
+      users.map((u) => u.id),
+      SECRET,
+    );
+    users.forEach((u, n) => learners.push({ id: u.id, headers: headers[n] ?? {} }));
   }
   return { courseId: course.id, testId: test.id, learners, correct };
 }

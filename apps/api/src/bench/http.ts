@@ -86,6 +86,17 @@ export class LoadClient {
   close(): void {
     this.agent.destroy();
   }
+
+  /** Keeps `connections` requests in flight for `seconds`; each loop turn is one `step`. */
+  async saturate(seconds: number, step: (turn: number) => Promise<unknown>): Promise<number> {
+    const until = performance.now() + seconds * 1000;
+    let turns = 0;
+    const loop = async () => {
+      while (performance.now() < until) await step(turns++).catch(() => undefined);
+    };
+    await Promise.all(Array.from({ length: this.connections }, loop));
+    return turns;
+  }
 }
 
 export function percentile(samples: readonly number[], p: number): number {
@@ -97,13 +108,13 @@ export function percentile(samples: readonly number[], p: number): number {
  * Starts the built server (`dist/server.js`) as its own process on a free port and resolves with
  * its address once it prints it.
  */
-export function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+export function startServer(
+  env: Record<string, string>,
+  script = new URL('../server.js', import.meta.url).pathname,
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    [
-      ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
-      new URL('../server.js', import.meta.url).pathname,
-    ],
+    [...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []), script],
     {
       env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],

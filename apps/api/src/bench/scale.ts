@@ -10,26 +10,16 @@ import { performance } from 'node:perf_hooks';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { connect } from '../db/connect.js';
-import { migrateToLatest } from '../db/migrate.js';
 import { UnitOfWork } from '../db/unitOfWork.js';
 import { CoursesRepository } from '../modules/courses/repository.js';
 import { EnrollmentRepository } from '../modules/enrollment/repository.js';
 import { ProgressRepository } from '../modules/progress/repository.js';
 import { LearningEngine } from '../modules/progress/service.js';
 import { CapturingMailer } from '../platform/mail/mailer.js';
-import { DAY, systemClock } from '../platform/clock.js';
-import { hashPassword } from '../platform/passwords.js';
+import { systemClock } from '../platform/clock.js';
+import { COURSES, seedOrganisation } from './organisation.js';
 
 const USERS = 10_000;
-const COURSES = 200;
-const DEPARTMENTS = 20;
-const COURSES_PER_DEPARTMENT = 10;
-const MODULES = 3;
-const LESSONS_PER_MODULE = 4;
-
-async function batch<T>(rows: T[], size: number, insert: (part: T[]) => Promise<unknown>) {
-  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
-}
 
 function stats(samples: number[]) {
   const s = [...samples].sort((a, b) => a - b);
@@ -42,103 +32,10 @@ async function main() {
   const db = connect({ dataDir: dir });
   const k = db.kysely;
   try {
-    await migrateToLatest(k, db.kind);
     const t0 = performance.now();
-    const now = Date.now();
-    const isoAgo = (days: number) => new Date(now - days * DAY).toISOString();
-    const hash = await hashPassword('Bench-password-1');
-    const learner = (await k.selectFrom('roles').select('id').where('code', '=', 'learner').executeTakeFirstOrThrow())
-      .id;
-    const manager = (await k.selectFrom('roles').select('id').where('code', '=', 'manager').executeTakeFirstOrThrow())
-      .id;
-
-    await k
-      .insertInto('departments')
-      .values(Array.from({ length: DEPARTMENTS }, (_, i) => ({ name: `Отдел ${i + 1}`, sort_order: i })))
-      .execute();
-    await k
-      .insertInto('course_categories')
-      .values(Array.from({ length: 10 }, (_, i) => ({ name: `Категория ${i + 1}`, sort_order: i })))
-      .execute();
-    await batch(
-      Array.from({ length: COURSES }, (_, i) => ({
-        title: `Курс ${i + 1}`,
-        category_id: (i % 10) + 1,
-        is_published: true,
-        has_deadline: true,
-        deadline_value: 30 + (i % 20),
-        has_recurrence: i % 5 === 0,
-        recurrence_value: 180,
-        accessibility: i % 7 === 0 ? ('everyone' as const) : ('enrolled_only' as const),
-      })),
-      200,
-      (part) => k.insertInto('courses').values(part).execute(),
-    );
-    const modules = Array.from({ length: COURSES * MODULES }, (_, i) => ({
-      course_id: Math.floor(i / MODULES) + 1,
-      name: `Модуль ${(i % MODULES) + 1}`,
-      sort_order: i % MODULES,
-      is_published: true,
-    }));
-    await batch(modules, 500, (part) => k.insertInto('modules').values(part).execute());
-    const lessons = modules.flatMap((_, m) =>
-      Array.from({ length: LESSONS_PER_MODULE }, (_, j) => ({
-        module_id: m + 1,
-        name: `Урок ${j + 1}`,
-        is_published: true,
-        sort_order: j,
-      })),
-    );
-    await batch(lessons, 500, (part) => k.insertInto('lessons').values(part).execute());
-    await batch(
-      modules.map((_, m) => ({ module_id: m + 1, name: 'Тест', is_published: true, sort_order: 10 })),
-      500,
-      (part) => k.insertInto('tests').values(part).execute(),
-    );
-    await batch(
-      Array.from({ length: DEPARTMENTS * COURSES_PER_DEPARTMENT }, (_, i) => ({
-        department_id: Math.floor(i / COURSES_PER_DEPARTMENT) + 1,
-        course_id: (i % COURSES) + 1,
-        assigned_at: isoAgo(40),
-      })),
-      500,
-      (part) => k.insertInto('department_courses').values(part).execute(),
-    );
-    await batch(
-      Array.from({ length: USERS }, (_, i) => ({
-        first_name: `Имя${i}`,
-        last_name: `Фамилия${i}`,
-        email: `user${i}@bench.local`,
-        password_hash: hash,
-        department_id: (i % DEPARTMENTS) + 1,
-        role_id: i < DEPARTMENTS ? manager : learner,
-        created_at: isoAgo(100),
-        updated_at: isoAgo(100),
-      })),
-      500,
-      (part) => k.insertInto('users').values(part).execute(),
-    );
-    // Each learner has worked through part of their department's first three courses.
-    const progress: { user_id: number; lesson_id: number; started_at: string; completed_at: string | null }[] = [];
-    for (let u = 1; u <= USERS; u++) {
-      const dep = (u - 1) % DEPARTMENTS;
-      for (let c = 0; c < 3; c++) {
-        const course = dep * COURSES_PER_DEPARTMENT + c + 1;
-        const firstLesson = (course - 1) * MODULES * LESSONS_PER_MODULE + 1;
-        const done = (u + c) % (MODULES * LESSONS_PER_MODULE);
-        for (let l = 0; l < done; l++) {
-          progress.push({
-            user_id: u,
-            lesson_id: firstLesson + l,
-            started_at: isoAgo(20 - l * 0.5),
-            completed_at: l === done - 1 ? null : isoAgo(19 - l * 0.5),
-          });
-        }
-      }
-    }
-    await batch(progress, 1000, (part) => k.insertInto('lesson_progress').values(part).execute());
+    const org = await seedOrganisation(db, USERS);
     console.log(
-      `data: ${USERS} users, ${COURSES} courses, ${lessons.length} lessons, ${progress.length} progress rows (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+      `data: ${USERS} users, ${COURSES} courses, ${org.lessons} lessons, ${org.progressRows} progress rows (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
     );
 
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, WEB_DIST: join(dir, 'none') });
