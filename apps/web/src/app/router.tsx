@@ -50,7 +50,7 @@ const protectedScreens: RouteObject[] = [
   { path: 'settings/departments', ...screen(() => import('../features/settings/DepartmentsPage')) },
   { path: 'settings/groups', ...screen(() => import('../features/settings/GroupsPage')) },
   { path: 'profile', ...screen(() => import('../features/profile/ProfilePage')) },
-  { path: 'analytics', ...screen(placeholder) },
+  { path: 'analytics', ...screen(() => import('../features/analytics/AnalyticsPage')) },
 ];
 
 export const routes: RouteObject[] = [

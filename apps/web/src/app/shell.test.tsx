@@ -51,9 +51,9 @@ function setup(path: string, opts: { user?: AuthUser | MockReply; logout?: MockR
 }
 
 describe('main layout and route guards', () => {
-  it('shows the shell for a signed-in user: menu, header, placeholder content, footer', async () => {
+  it('shows the shell for a signed-in user: menu, header, screen content, footer', async () => {
     setup('/analytics');
-    expect(await screen.findByRole('heading', { name: 'Раздел в разработке' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Аналитика', level: 1 })).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: 'Аналитика' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('button', { name: 'Меню пользователя' })).toHaveTextContent('ПМ');
     expect(screen.getByRole('link', { name: 'Политика конфиденциальности' })).toHaveAttribute('href', '#');

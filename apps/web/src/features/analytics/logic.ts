@@ -1,0 +1,133 @@
+import type { AnalyticsEmployee, AuthUser, EmployeeCourseDetail } from '@lms/contract';
+import { formatRelativeTime } from '../../lib/relativeTime';
+import { normalizeQuery, textMatches } from '../../lib/search';
+import { T } from './texts';
+
+/** The three deadline groups of the overview, in the order they are shown (spec 03 §2.1, §4). */
+export type GroupKey = 'overdue' | 'almost_overdue' | 'in_order';
+/** No filter, or one group. */
+export type Filter = GroupKey | null;
+
+export type Analytic = Record<GroupKey, AnalyticsEmployee[]>;
+
+/** Text shades of the status colours that keep 4.5:1 contrast on white and on their light backgrounds. */
+export const TEXT_COLOR = { red: '#c92a2a', orange: '#b33c00', green: '#237032', gray: 'inherit' } as const;
+export type StatusColor = keyof typeof TEXT_COLOR;
+
+export interface GroupInfo {
+  key: GroupKey;
+  /** The toggle button's text. */
+  filter: string;
+  /** The section title of the grid. */
+  title: string;
+  /** Mantine colour of the group (its deadlines are written in TEXT_COLOR[color]). */
+  color: StatusColor;
+}
+
+export const GROUPS: readonly GroupInfo[] = [
+  { key: 'overdue', filter: T.filterOverdue, title: T.groupOverdue, color: 'red' },
+  { key: 'almost_overdue', filter: T.filterAlmost, title: T.groupAlmost, color: 'orange' },
+  { key: 'in_order', filter: T.filterInOrder, title: T.groupInOrder, color: 'green' },
+];
+
+export interface ShownGroup extends GroupInfo {
+  items: AnalyticsEmployee[];
+}
+
+/** Single-select toggles: clicking the active filter clears it, another one replaces it. */
+export function toggleFilter(current: Filter, clicked: GroupKey): Filter {
+  return current === clicked ? null : clicked;
+}
+
+/** An employee matches when the query is a case-insensitive substring of the name ('' matches all). */
+export function matchesEmployee(query: string, employee: Pick<AnalyticsEmployee, 'name'>): boolean {
+  return textMatches(normalizeQuery(query), employee.name);
+}
+
+/**
+ * The groups on screen: all three without a filter, else the chosen one; each filtered by the
+ * search on the name; empty groups are dropped.
+ */
+export function shownGroups(analytic: Analytic, filter: Filter, query: string): ShownGroup[] {
+  return GROUPS.filter((g) => filter === null || g.key === filter)
+    .map((g) => ({ ...g, items: analytic[g.key].filter((e) => matchesEmployee(query, e)) }))
+    .filter((g) => g.items.length > 0);
+}
+
+/** 'Мои сотрудники' count: every employee shown across the groups. */
+export function shownCount(groups: readonly ShownGroup[]): number {
+  return groups.reduce((n, g) => n + g.items.length, 0);
+}
+
+/** A progress ring's value, clamped to 0–100 (spec 03 §9); anything not a number is 0. */
+export function clampPercent(value: number | null | undefined): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) return 0;
+  return Math.min(100, Math.max(0, value));
+}
+
+/** Last activity as relative time (spec 03 §2.1): 'Только что', 'N мин. назад', …, 'Никогда', 'Неверная дата'. */
+export function lastActivityText(value: string | null | undefined, now: Date = new Date()): string {
+  return formatRelativeTime(value, now);
+}
+
+/** Initials from the first letters of the first and last name (the list view's avatar). */
+export function employeeInitials(e: { first_name: string; last_name: string; name: string }): string {
+  const first = Array.from(e.first_name.trim())[0] ?? '';
+  const last = Array.from(e.last_name.trim())[0] ?? '';
+  const letters = `${first}${last}`;
+  if (letters) return letters.toLocaleUpperCase('ru-RU');
+  return (Array.from(e.name.trim())[0] ?? '').toLocaleUpperCase('ru-RU');
+}
+
+const dateFormat = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
+
+/** An ISO time as dd.mm.yyyy (ru-RU); '' for none or an unparseable value. */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
+}
+
+/**
+ * The dates line of the course detail (spec 03 §2.1): 'Начат: …', then ' | Завершен: …' when
+ * completed, else ' | Срок до: …' when there is a deadline. A course not started yet shows only
+ * its deadline.
+ */
+export function courseDatesText(
+  course: Pick<EmployeeCourseDetail, 'started_at' | 'completed_at' | 'deadline'>,
+): string {
+  const parts: string[] = [];
+  const started = formatDate(course.started_at);
+  const completed = formatDate(course.completed_at);
+  const deadline = formatDate(course.deadline);
+  if (started) parts.push(`${T.started}${started}`);
+  if (completed) parts.push(`${T.completed}${completed}`);
+  else if (deadline) parts.push(`${T.due}${deadline}`);
+  return parts.join(' | ');
+}
+
+/** True when a module's items are all done (it gets a check mark). */
+export function moduleDone(module: { items_completed: number; items_total: number }): boolean {
+  return module.items_total > 0 && module.items_completed >= module.items_total;
+}
+
+export type ItemStatus = 'completed' | 'failed' | 'in_progress' | 'not_started';
+
+/** How an item's status looks: completed success + check, failed error + cross, others neutral. */
+export function itemTone(status: ItemStatus): { color: StatusColor; icon: 'check' | 'cross' | 'none'; label: string } {
+  switch (status) {
+    case 'completed':
+      return { color: 'green', icon: 'check', label: T.statusCompleted };
+    case 'failed':
+      return { color: 'red', icon: 'cross', label: T.statusFailed };
+    case 'in_progress':
+      return { color: 'gray', icon: 'none', label: T.statusInProgress };
+    default:
+      return { color: 'gray', icon: 'none', label: T.statusNotStarted };
+  }
+}
+
+/** The analytics screen is for users with the 'analytics.view' permission (managers and admins). */
+export function canViewAnalytics(user: Pick<AuthUser, 'permissions'> | undefined): boolean {
+  return user?.permissions.includes('analytics.view') ?? false;
+}
