@@ -15,8 +15,6 @@ function screen(load: () => LazyModule): Pick<RouteObject, 'lazy'> {
   return { lazy: async () => ({ Component: (await load()).default }) };
 }
 
-const placeholder = () => import('../features/placeholder/PlaceholderPage');
-
 /** Starts the two start-up calls at once: the route table and the session check. */
 function Root() {
   useZiggy();
@@ -43,9 +41,15 @@ const protectedScreens: RouteObject[] = [
   },
   { path: 'courses/:courseId', ...screen(() => import('../features/learning/CoursePage')) },
   { path: 'courses/:courseId/lesson/:lessonId', ...screen(() => import('../features/learning/LessonPage')) },
-  { path: 'courses/:courseId/test/:testId', ...screen(placeholder) },
-  { path: 'courses/:courseId/test/:testId/:attemptId', ...screen(placeholder) },
-  { path: 'courses/:courseId/test/:testId/:attemptId/result', ...screen(placeholder) },
+  { path: 'courses/:courseId/test/:testId', ...screen(() => import('../features/learning/TestPage')) },
+  {
+    path: 'courses/:courseId/test/:testId/:attemptId',
+    ...screen(() => import('../features/learning/TestResultPage')),
+  },
+  {
+    path: 'courses/:courseId/test/:testId/:attemptId/result',
+    ...screen(() => import('../features/learning/AnswersReviewPage')),
+  },
   { path: 'settings', ...screen(() => import('../features/settings/UsersPage')) },
   { path: 'settings/departments', ...screen(() => import('../features/settings/DepartmentsPage')) },
   { path: 'settings/groups', ...screen(() => import('../features/settings/GroupsPage')) },

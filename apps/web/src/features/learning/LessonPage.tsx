@@ -1,14 +1,13 @@
-import { ActionIcon, Anchor, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconArrowLeft, IconChevronLeft, IconChevronRight, IconList } from '@tabler/icons-react';
-import type { ItemRef } from '@lms/contract';
-import { useState, type ReactNode } from 'react';
+import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { AppModal } from '../../shared/AppModal';
 import { toastError, toastSuccess } from '../../shared/toast';
 import { ContentsDrawer } from './ContentsDrawer';
+import { ItemNav } from './ItemNav';
 import { LessonBlocks } from './LessonBlocks';
 import { LessonFooter } from './LessonFooter';
-import { itemLink } from './logic';
 import { parseId } from './params';
 import { useLessonContents, useLessonProgress } from './queries';
 import { Loading, LoadError } from './states';
@@ -53,33 +52,6 @@ function StartDialog({
   );
 }
 
-/** The previous or next item's button; disabled when there is none. */
-function NeighbourButton({
-  courseId,
-  item,
-  label,
-  icon,
-}: {
-  courseId: number;
-  item: ItemRef | null;
-  label: string;
-  icon: ReactNode;
-}) {
-  return (
-    <Tooltip label={label}>
-      {item ? (
-        <ActionIcon component={Link} to={itemLink(courseId, item)} variant="default" size="lg" aria-label={label}>
-          {icon}
-        </ActionIcon>
-      ) : (
-        <ActionIcon disabled variant="default" size="lg" aria-label={label}>
-          {icon}
-        </ActionIcon>
-      )}
-    </Tooltip>
-  );
-}
-
 function LessonView({ courseId, lessonId }: LessonViewProps) {
   const navigate = useNavigate();
   const lesson = useLessonContents(courseId, lessonId);
@@ -110,18 +82,12 @@ function LessonView({ courseId, lessonId }: LessonViewProps) {
     });
 
   const navButtons = data ? (
-    <Group gap="xs" wrap="nowrap">
-      <NeighbourButton
-        courseId={courseId}
-        item={data.previous_item}
-        label={T.previous}
-        icon={<IconChevronLeft size={18} />}
-      />
-      <Button variant="default" leftSection={<IconList size={18} />} onClick={() => setContentsOpen(true)}>
-        {T.contents}
-      </Button>
-      <NeighbourButton courseId={courseId} item={data.next_item} label={T.next} icon={<IconChevronRight size={18} />} />
-    </Group>
+    <ItemNav
+      courseId={courseId}
+      previous={data.previous_item}
+      next={data.next_item}
+      onContents={() => setContentsOpen(true)}
+    />
   ) : null;
 
   return (

@@ -1,4 +1,14 @@
-import type { CourseSummary, LearnerBlock, LearnerModule, LessonContents, ModuleItem } from '@lms/contract';
+import type {
+  AttemptQuestion,
+  AttemptView,
+  CourseSummary,
+  LearnerBlock,
+  LearnerModule,
+  LearnerTest,
+  LessonContents,
+  ModuleItem,
+} from '@lms/contract';
+import type { AttemptResult } from './queries';
 
 export function item(over: Partial<ModuleItem> & Pick<ModuleItem, 'id' | 'name'>): ModuleItem {
   const type = over.type ?? 'lesson';
@@ -94,5 +104,94 @@ export function lessonContents(over: Partial<LessonContents> = {}): LessonConten
     next_item: { type: 'test', id: 23 },
     server_time: '2026-03-03T09:20:00.000Z',
     ...over,
+  };
+}
+
+/* ---------- tests (spec 02 §3) ---------- */
+
+export function attemptView(over: Partial<AttemptView> & Pick<AttemptView, 'id'>): AttemptView {
+  return {
+    attempt_number: 1,
+    started_at: '2026-03-04T10:00:00.000Z',
+    finished_at: '2026-03-04T10:07:30.000Z',
+    elapsed_seconds: 450,
+    duration_seconds: 450,
+    score: 60,
+    correct_answers: 3,
+    is_passed: false,
+    ...over,
+  };
+}
+
+export function question(over: Partial<AttemptQuestion> & Pick<AttemptQuestion, 'id'>): AttemptQuestion {
+  return {
+    question: `Вопрос №${over.id}`,
+    type: 'text',
+    multiple: false,
+    correctAnswers: 1,
+    isAnswered: false,
+    labels: [],
+    options: [
+      { id: over.id * 10 + 1, value: `Ответ ${over.id}.1`, is_selected: false },
+      { id: over.id * 10 + 2, value: `Ответ ${over.id}.2`, is_selected: false },
+      { id: over.id * 10 + 3, value: `Ответ ${over.id}.3`, is_selected: false },
+    ],
+    ...over,
+  };
+}
+
+export function learnerTest(over: Partial<LearnerTest> = {}): LearnerTest {
+  return {
+    id: 23,
+    name: 'Итоговый тест',
+    questions: [],
+    questions_count: 5,
+    timer_seconds: 600,
+    has_timer: true,
+    passing_score: 80,
+    retake_interval_seconds: 0,
+    max_attempts: 3,
+    has_attempts_limit: true,
+    is_blocked: false,
+    last_attempt: null,
+    attempts: [],
+    active_attempts: [],
+    ...over,
+  };
+}
+
+export function testAnswer(over: Partial<LearnerTest> = {}) {
+  return {
+    result: {
+      success: true,
+      test: learnerTest(over),
+      previous_item: { type: 'lesson', id: 22 },
+      next_item: { type: 'lesson', id: 31 },
+    },
+  };
+}
+
+export function attemptResult(
+  over: Partial<AttemptResult> = {},
+  attempt: Partial<AttemptView> = {},
+): { result: { success: true; test: AttemptResult } } {
+  return {
+    result: {
+      success: true,
+      test: {
+        id: 23,
+        name: 'Итоговый тест',
+        questions: [],
+        questions_count: 5,
+        passing_score: 80,
+        show_correct_answers: true,
+        max_attempts: 3,
+        has_attempts_limit: true,
+        is_blocked: false,
+        attempt: attemptView({ id: 70, ...attempt }),
+        next_item: { type: 'lesson', id: 31 },
+        ...over,
+      },
+    },
   };
 }
