@@ -209,9 +209,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ),
   );
   await app.register(
-    departmentsRoutes(new DepartmentsService(uow, new DepartmentsRepository(uow), courseOptions, clock)),
+    departmentsRoutes(new DepartmentsService(uow, new DepartmentsRepository(uow), courseOptions, enrollment, clock)),
   );
-  await app.register(groupsRoutes(new GroupsService(uow, new GroupsRepository(uow), users, courseOptions, clock)));
+  await app.register(
+    groupsRoutes(new GroupsService(uow, new GroupsRepository(uow), users, courseOptions, enrollment, clock)),
+  );
 
   const progress = new ProgressRepository(uow);
   const engine = new LearningEngine(progress, courses, enrollment, clock);

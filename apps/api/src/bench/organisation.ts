@@ -6,6 +6,7 @@
  */
 import type { Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { EnrollmentRepository } from '../modules/enrollment/repository.js';
 import { DAY } from '../platform/clock.js';
 import { hashPassword } from '../platform/passwords.js';
 import { hmac, randomToken, sha256 } from '../platform/tokens.js';
@@ -121,6 +122,7 @@ export async function seedOrganisation(db: Db, USERS: number): Promise<Organisat
     }
   }
   await batch(progress, 1000, (part) => k.insertInto('lesson_progress').values(part).execute());
+  await new EnrollmentRepository({ db: k }).refresh();
   return { users: USERS, lessons: lessons.length, progressRows: progress.length };
 }
 

@@ -55,6 +55,14 @@ export const COLUMNS: Registry = {
   group_users: { group_id: 'int', user_id: 'int', added_at: 'time' },
   group_courses: { group_id: 'int', course_id: 'int', assigned_at: 'time' },
   user_courses: { user_id: 'int', course_id: 'int', assigned_at: 'time' },
+  enrollments: {
+    user_id: 'int',
+    course_id: 'int',
+    enrolled_at: 'time',
+    direct: 'bool',
+    by_department: 'bool',
+    by_group: 'bool',
+  },
   course_categories: { id: 'id', name: 'text', sort_order: 'int', deleted_at: 'time', ...stamps },
   courses: {
     id: 'id',

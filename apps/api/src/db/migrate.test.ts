@@ -19,6 +19,7 @@ const TABLES = [
   'group_users',
   'group_courses',
   'user_courses',
+  'enrollments',
   'course_categories',
   'courses',
   'modules',
@@ -43,6 +44,7 @@ describe(`migrations (${dialectName})`, () => {
         '0003_records_are_kept',
         '0004_open_attempts',
         '0005_users_page',
+        '0006_enrollments',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
@@ -198,6 +200,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0003_records_are_kept',
         '0004_open_attempts',
         '0005_users_page',
+        '0006_enrollments',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();

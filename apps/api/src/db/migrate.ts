@@ -5,6 +5,7 @@ import { departmentAssignedAtMigration } from './migrations/0002_department_assi
 import { recordsAreKeptMigration } from './migrations/0003_records_are_kept.js';
 import { openAttemptsMigration } from './migrations/0004_open_attempts.js';
 import { usersPageMigration } from './migrations/0005_users_page.js';
+import { enrollmentsMigration } from './migrations/0006_enrollments.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; each is written once and runs on SQLite and PostgreSQL. */
@@ -15,6 +16,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0003_records_are_kept': recordsAreKeptMigration(kind) as Migration,
     '0004_open_attempts': openAttemptsMigration() as Migration,
     '0005_users_page': usersPageMigration() as Migration,
+    '0006_enrollments': enrollmentsMigration(kind) as Migration,
   };
 }
 

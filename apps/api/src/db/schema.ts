@@ -98,6 +98,15 @@ export interface UserCoursesTable {
   course_id: number;
   assigned_at: Time;
 }
+/** Kept by EnrollmentRepository from the three sources above, in the transaction that changes them. */
+export interface EnrollmentsTable {
+  user_id: number;
+  course_id: number;
+  enrolled_at: Time;
+  direct: boolean;
+  by_department: boolean;
+  by_group: boolean;
+}
 export interface CourseCategoriesTable {
   id: Id;
   name: string;
@@ -265,6 +274,7 @@ export interface Database {
   group_users: GroupUsersTable;
   group_courses: GroupCoursesTable;
   user_courses: UserCoursesTable;
+  enrollments: EnrollmentsTable;
   course_categories: CourseCategoriesTable;
   courses: CoursesTable;
   modules: ModulesTable;

@@ -1,3 +1,4 @@
+import { EnrollmentRepository } from '../modules/enrollment/repository.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
@@ -377,6 +378,7 @@ export async function loadDemo(db: Kysely<Database>, config: Config, clock: Cloc
         })),
       )
       .execute();
+    await new EnrollmentRepository({ db: trx }).refresh();
 
     // ── lessons started and completed ──
     await trx

@@ -1,3 +1,4 @@
+import { EnrollmentRepository } from '../modules/enrollment/repository.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +124,8 @@ export async function createUser(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // Written past the services: the maintained enrollments follow the department's courses here.
+  if (input.department_id) await new EnrollmentRepository({ db: db.kysely }).refresh({ userIds: [row.id] });
   return { id: row.id, email, password: input.password ?? DEFAULT_PASSWORD };
 }
 

@@ -2,6 +2,7 @@ import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
+import type { EnrollmentRepository } from '../enrollment/repository.js';
 import type { DepartmentInput, DepartmentsRepository } from './repository.js';
 
 export const DEPARTMENT_MESSAGES = {
@@ -17,8 +18,13 @@ export class DepartmentsService {
     private readonly uow: UnitOfWork,
     private readonly repo: DepartmentsRepository,
     private readonly courses: CourseOptions,
+    private readonly enrollment: EnrollmentRepository,
     private readonly clock: Clock,
   ) {}
+
+  private async refreshMembers(id: number): Promise<void> {
+    await this.enrollment.refresh({ userIds: await this.enrollment.departmentMembers(id) });
+  }
 
   list() {
     return this.repo.list();
@@ -30,6 +36,7 @@ export class DepartmentsService {
       const now = iso(this.clock.now());
       const id = await this.repo.insert(input, now);
       await this.repo.setCourses(id, courseIds, now);
+      await this.refreshMembers(id);
       return this.get(id);
     });
   }
@@ -41,13 +48,18 @@ export class DepartmentsService {
       const now = iso(this.clock.now());
       await this.repo.update(id, input, now);
       await this.repo.setCourses(id, courseIds, now);
+      await this.refreshMembers(id);
       return this.get(id);
     });
   }
 
-  async delete(id: number): Promise<void> {
-    await this.get(id);
-    await this.repo.delete(id);
+  delete(id: number): Promise<void> {
+    return this.uow.run(async () => {
+      await this.get(id);
+      const members = await this.enrollment.departmentMembers(id);
+      await this.repo.delete(id);
+      await this.enrollment.refresh({ userIds: members });
+    });
   }
 
   async courseOptions(id: number) {

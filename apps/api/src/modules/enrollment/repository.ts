@@ -9,8 +9,11 @@ export interface Enrollment {
 }
 
 /**
- * Enrollment is derived, never stored: a user is enrolled in a course through a direct assignment,
- * their department's courses or their groups' courses. Removing the last source ends it by itself.
+ * Enrollment (DESIGN.md §6): a user is enrolled in a course through a direct assignment, their
+ * department's courses or their groups' courses; removing the last source ends it. The `enrollments`
+ * table holds the result, one row per (user, course) with the earliest assignment and its sources,
+ * and is kept exact by `refresh` in the same transaction as every change of a source, so a page reads
+ * its viewer's rows by index instead of deriving the whole company's.
  */
 const USERS_PER_QUERY = 2000;
 
@@ -19,8 +22,23 @@ export interface EnrollmentFilter {
   courseIds?: readonly number[];
 }
 
+export interface EnrollmentRow extends Enrollment {
+  direct: boolean;
+  by_department: boolean;
+  by_group: boolean;
+}
+
+const key = (r: { user_id: number; course_id: number }) => `${r.user_id}:${r.course_id}`;
+/** Times compare as instants (the two databases may write the same one differently). */
+const sameRow = (a: EnrollmentRow, b: EnrollmentRow) =>
+  Date.parse(a.enrolled_at) === Date.parse(b.enrolled_at) &&
+  a.direct === b.direct &&
+  a.by_department === b.by_department &&
+  a.by_group === b.by_group;
+
 export class EnrollmentRepository {
-  constructor(private readonly uow: UnitOfWork) {}
+  /** Any executor: the services' unit of work, or a seeder's own transaction. */
+  constructor(private readonly uow: Pick<UnitOfWork, 'db'>) {}
 
   private get db() {
     return this.uow.db;
@@ -32,54 +50,161 @@ export class EnrollmentRepository {
     await this.db.deleteFrom('user_courses').where('course_id', 'in', courseIds).execute();
     await this.db.deleteFrom('department_courses').where('course_id', 'in', courseIds).execute();
     await this.db.deleteFrom('group_courses').where('course_id', 'in', courseIds).execute();
+    await this.refresh({ courseIds });
   }
 
   /** A deleted user's direct assignments and group memberships end (their department is cleared). */
   async dropUser(userId: number): Promise<void> {
     await this.db.deleteFrom('user_courses').where('user_id', '=', userId).execute();
     await this.db.deleteFrom('group_users').where('user_id', '=', userId).execute();
+    await this.refresh({ userIds: [userId] });
+  }
+
+  /** Live members of a department (whose enrollments its courses decide). */
+  async departmentMembers(departmentId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('department_id', '=', departmentId)
+      .where('deleted_at', 'is', null)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Members of a study group. */
+  async groupMembers(groupId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('group_users').select('user_id').where('group_id', '=', groupId).execute();
+    return rows.map((r) => r.user_id);
   }
 
   /**
-   * Set-based: one query per 2000 users (the ids appear in each of the three sources, and databases
-   * cap the number of parameters), for any number of courses. Omit a filter to take all.
+   * Makes the stored enrollments within the filter equal to what the sources give now: rows that
+   * lost their last source go, new ones come, changed ones are updated. Run by the service that
+   * changed a source, inside its unit of work. Without a filter: the whole company (seeding).
    */
-  async list(filter: EnrollmentFilter = {}): Promise<Enrollment[]> {
-    const { userIds, courseIds } = filter;
-    if (userIds?.length === 0 || courseIds?.length === 0) return [];
+  async refresh(filter: EnrollmentFilter = {}): Promise<void> {
+    const { userIds } = filter;
+    if (userIds?.length === 0 || filter.courseIds?.length === 0) return;
     if (userIds && userIds.length > USERS_PER_QUERY) {
-      const out: Enrollment[] = [];
-      for (let i = 0; i < userIds.length; i += USERS_PER_QUERY) {
-        out.push(...(await this.list({ ...filter, userIds: userIds.slice(i, i + USERS_PER_QUERY) })));
-      }
-      return out;
+      for (let i = 0; i < userIds.length; i += USERS_PER_QUERY)
+        await this.refresh({ ...filter, userIds: userIds.slice(i, i + USERS_PER_QUERY) });
+      return;
     }
-    return this.db
-      .selectFrom(this.sources(filter).as('s'))
-      .select(['s.user_id', 's.course_id', (eb) => eb.fn.min<string>('s.at').as('enrolled_at')])
-      .groupBy(['s.user_id', 's.course_id'])
-      .orderBy('s.user_id')
-      .orderBy('s.course_id')
-      .execute();
+    const wanted = new Map((await this.derive(filter)).map((r) => [key(r), r]));
+    const stored = await this.stored(filter);
+    const gone = stored.filter((r) => !wanted.has(key(r)));
+    const storedByKey = new Map(stored.map((r) => [key(r), r]));
+    const fresh: EnrollmentRow[] = [];
+    const changed: EnrollmentRow[] = [];
+    for (const [k, row] of wanted) {
+      const old = storedByKey.get(k);
+      if (!old) fresh.push(row);
+      else if (!sameRow(old, row)) changed.push(row);
+    }
+    const byUser = new Map<number, number[]>();
+    for (const r of gone) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r.course_id]);
+    for (const [user, courses] of byUser)
+      await this.db.deleteFrom('enrollments').where('user_id', '=', user).where('course_id', 'in', courses).execute();
+    for (let i = 0; i < fresh.length; i += 500)
+      await this.db
+        .insertInto('enrollments')
+        .values(fresh.slice(i, i + 500))
+        .execute();
+    for (const r of changed)
+      await this.db
+        .updateTable('enrollments')
+        .set({ enrolled_at: r.enrolled_at, direct: r.direct, by_department: r.by_department, by_group: r.by_group })
+        .where('user_id', '=', r.user_id)
+        .where('course_id', '=', r.course_id)
+        .execute();
   }
 
-  /** Number of enrolled users per course (the cards' student counter), in one query. */
+  /** The stored enrollments; one query per 2000 users. Omit a filter to take all. */
+  async list(filter: EnrollmentFilter = {}): Promise<Enrollment[]> {
+    return (await this.stored(filter)).map(({ user_id, course_id, enrolled_at }) => ({
+      user_id,
+      course_id,
+      enrolled_at,
+    }));
+  }
+
+  /** Number of enrolled users per course (the cards' student counter), by index. */
   async countByCourse(courseIds: readonly number[]): Promise<Map<number, number>> {
     if (courseIds.length === 0) return new Map();
     const rows = await this.db
-      .selectFrom(this.sources({ courseIds }).as('s'))
-      .select(['s.course_id', (eb) => eb.fn.count<number>('s.user_id').distinct().as('students')])
-      .groupBy('s.course_id')
+      .selectFrom('enrollments')
+      .select(['course_id', (eb) => eb.fn.countAll<number | string>().as('students')])
+      .where('course_id', 'in', courseIds)
+      .groupBy('course_id')
       .execute();
     return new Map(rows.map((r) => [r.course_id, Number(r.students)]));
   }
 
+  private async stored(filter: EnrollmentFilter): Promise<EnrollmentRow[]> {
+    const { userIds, courseIds } = filter;
+    if (userIds?.length === 0 || courseIds?.length === 0) return [];
+    if (userIds && userIds.length > USERS_PER_QUERY) {
+      const out: EnrollmentRow[] = [];
+      for (let i = 0; i < userIds.length; i += USERS_PER_QUERY)
+        out.push(...(await this.stored({ ...filter, userIds: userIds.slice(i, i + USERS_PER_QUERY) })));
+      return out;
+    }
+    let q = this.db
+      .selectFrom('enrollments')
+      .select(['user_id', 'course_id', 'enrolled_at', 'direct', 'by_department', 'by_group']);
+    if (userIds) q = q.where('user_id', 'in', userIds);
+    if (courseIds) q = q.where('course_id', 'in', courseIds);
+    return q.orderBy('user_id').orderBy('course_id').execute();
+  }
+
   /**
-   * Every (user, course, time) an assignment gives, from the three sources. The filters go into each
-   * branch so that the database uses its indexes instead of building every enrollment first.
+   * What the sources give now (the rule the table keeps), set-based: the filters go into each
+   * branch so that the database uses its indexes. Public for the test that compares the two.
    */
+  async derive(filter: EnrollmentFilter = {}): Promise<EnrollmentRow[]> {
+    const { userIds, courseIds } = filter;
+    if (userIds?.length === 0 || courseIds?.length === 0) return [];
+    if (userIds && userIds.length > USERS_PER_QUERY) {
+      const out: EnrollmentRow[] = [];
+      for (let i = 0; i < userIds.length; i += USERS_PER_QUERY)
+        out.push(...(await this.derive({ ...filter, userIds: userIds.slice(i, i + USERS_PER_QUERY) })));
+      return out;
+    }
+    const rows = await this.db
+      .selectFrom(this.sources(filter).as('s'))
+      .select([
+        's.user_id',
+        's.course_id',
+        (eb) => eb.fn.min<string>('s.at').as('enrolled_at'),
+        (eb) => eb.fn.max<number>('s.d').as('direct'),
+        (eb) => eb.fn.max<number>('s.dep').as('by_department'),
+        (eb) => eb.fn.max<number>('s.g').as('by_group'),
+      ])
+      .groupBy(['s.user_id', 's.course_id'])
+      .orderBy('s.user_id')
+      .orderBy('s.course_id')
+      .execute();
+    return rows.map((r) => ({
+      user_id: r.user_id,
+      course_id: r.course_id,
+      enrolled_at: r.enrolled_at,
+      direct: Number(r.direct) === 1,
+      by_department: Number(r.by_department) === 1,
+      by_group: Number(r.by_group) === 1,
+    }));
+  }
+
+  /** Every (user, course, time, source) an assignment gives, from the three sources. */
   private sources({ userIds, courseIds }: EnrollmentFilter) {
-    let direct = this.db.selectFrom('user_courses').select(['user_id', 'course_id', 'assigned_at as at']);
+    const flags = (d: number, dep: number, g: number) =>
+      [
+        sql<number>`${sql.lit(d)}`.as('d'),
+        sql<number>`${sql.lit(dep)}`.as('dep'),
+        sql<number>`${sql.lit(g)}`.as('g'),
+      ] as const;
+    let direct = this.db
+      .selectFrom('user_courses')
+      .select(['user_id', 'course_id', 'assigned_at as at', ...flags(1, 0, 0)]);
     let department = this.db
       .selectFrom('department_courses as dc')
       .innerJoin('users as u', 'u.department_id', 'dc.department_id')
@@ -90,6 +215,7 @@ export class EnrollmentRepository {
         // A newcomer to the department is enrolled from the day they joined it.
         sql<string>`case when coalesce(u.department_assigned_at, u.created_at) > dc.assigned_at
           then coalesce(u.department_assigned_at, u.created_at) else dc.assigned_at end`.as('at'),
+        ...flags(0, 1, 0),
       ]);
     let group = this.db
       .selectFrom('group_courses as gc')
@@ -99,6 +225,7 @@ export class EnrollmentRepository {
         'gu.user_id',
         'gc.course_id',
         sql<string>`case when gu.added_at > gc.assigned_at then gu.added_at else gc.assigned_at end`.as('at'),
+        ...flags(0, 0, 1),
       ]);
     if (userIds) {
       direct = direct.where('user_id', 'in', userIds);

@@ -113,6 +113,7 @@ export class UsersService {
       const now = iso(this.clock.now());
       const id = await this.repo.insert(input, passwordHash, now);
       await this.repo.attachCourses(id, courseIds, now);
+      await this.enrollment.refresh({ userIds: [id] });
       return { id, input };
     });
     const name = fullName(input);
@@ -129,6 +130,7 @@ export class UsersService {
       const input = await this.checked(fields, id);
       if (actorId === id && input.role_id !== current.role_id) throw unprocessable(USER_MESSAGES.selfRole);
       await this.repo.update(id, input, iso(this.clock.now()), input.department_id !== current.department_id);
+      await this.enrollment.refresh({ userIds: [id] });
       return { name: fullName(input) };
     });
   }
@@ -177,14 +179,20 @@ export class UsersService {
     return this.repo.directCourses(id);
   }
 
-  async attach(userId: number, courseIds: number[]): Promise<void> {
-    if (!(await this.repo.find(userId))) throw notFound(USER_MESSAGES.notFound);
-    await this.repo.attachCourses(userId, await this.courseOptions.checkIds(courseIds), iso(this.clock.now()));
+  attach(userId: number, courseIds: number[]): Promise<void> {
+    return this.uow.run(async () => {
+      if (!(await this.repo.find(userId))) throw notFound(USER_MESSAGES.notFound);
+      await this.repo.attachCourses(userId, await this.courseOptions.checkIds(courseIds), iso(this.clock.now()));
+      await this.enrollment.refresh({ userIds: [userId] });
+    });
   }
 
-  async detach(userId: number, courseIds: number[]): Promise<void> {
-    if (!(await this.repo.find(userId))) throw notFound(USER_MESSAGES.notFound);
-    await this.repo.detachCourses(userId, [...new Set(courseIds)]);
+  detach(userId: number, courseIds: number[]): Promise<void> {
+    return this.uow.run(async () => {
+      if (!(await this.repo.find(userId))) throw notFound(USER_MESSAGES.notFound);
+      await this.repo.detachCourses(userId, [...new Set(courseIds)]);
+      await this.enrollment.refresh({ userIds: [userId] });
+    });
   }
 
   roles() {
