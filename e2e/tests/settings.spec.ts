@@ -120,8 +120,10 @@ test('employees: two added in one form get welcome mails; one is edited, has the
   expect(await waitForMail(petrEmail, welcome)).toBe(petrEmail);
 
   // ── edit one: position and courses ──
+  // searched on the server after a pause in typing: the rows found before stay until then
   await page.getByRole('searchbox', { name: 'Поиск по имени или email' }).fill(petr.local.toUpperCase());
   await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(petrEmail);
   await rows.first().click();
   const edit = page.getByRole('form', { name: 'Редактирование сотрудника' });
   await expect(edit.getByRole('textbox', { name: 'Email' })).toHaveValue(petr.local);
@@ -159,6 +161,8 @@ test('employees: two added in one form get welcome mails; one is edited, has the
   // ── one's own account cannot be deleted ──
   const search = page.getByRole('searchbox', { name: 'Поиск по имени или email' });
   await search.fill(ADMIN.email);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(ADMIN.email);
   await rows.first().click();
   await edit.getByRole('button', { name: 'Удалить' }).click();
   await expect(toast(page, 'Вы не можете удалить свою собственную учетную запись')).toBeVisible();
@@ -169,6 +173,7 @@ test('employees: two added in one form get welcome mails; one is edited, has the
   // ── delete the other one (after confirming) ──
   await search.fill(olga.local);
   await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(olgaEmail);
   await rows.first().click();
   await edit.getByRole('button', { name: 'Удалить' }).click();
   const confirm = page.getByRole('dialog', { name: 'Удаление сотрудника' });

@@ -34,7 +34,8 @@ function parseBody(data: unknown): unknown {
 /**
  * Mocks HTTP at the network boundary: replaces the axios adapter of the app's client, so
  * interceptors, headers and error handling all run as in the browser. Routes are
- * 'METHOD /path'; unknown routes answer 404. Returns the list of recorded requests.
+ * 'METHOD /path' (answering that path with any query string too, unless 'METHOD /path?query' has
+ * its own route); unknown routes answer 404. Returns the list of recorded requests.
  */
 export function mockHttp(routes: Record<string, Handler>): {
   requests: RecordedRequest[];
@@ -52,7 +53,8 @@ export function mockHttp(routes: Record<string, Handler>): {
       headers: AxiosHeaders.from(config.headers).toJSON(),
     };
     requests.push(request);
-    const handler = routes[`${method} ${url}`];
+    // 'GET /path' also answers 'GET /path?query' unless that has its own route
+    const handler = routes[`${method} ${url}`] ?? routes[`${method} ${url.split('?')[0]}`];
     const reply: MockReply = handler
       ? typeof handler === 'function'
         ? await handler(request)

@@ -1,7 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { resetToasts } from '../../test/render';
-import { learnerUser, ok, settingsSetup, users } from './testing';
+import type { AdminUserListItem } from '@lms/contract';
+import type { MockReply, RecordedRequest } from '../../test/http';
+import { learnerUser, ok, settingsSetup, users, usersAnswer } from './testing';
 
 // typing into Mantine forms in jsdom is slow
 vi.setConfig({ testTimeout: 30_000 });
@@ -9,6 +11,31 @@ vi.setConfig({ testTimeout: 30_000 });
 const setup = settingsSetup();
 
 const rows = () => screen.getAllByTestId('user-row');
+
+/** The query of each page request of the employees list (the tab never asks for all of them). */
+const pageQueries = (requests: RecordedRequest[]) =>
+  requests
+    .filter((r) => r.method === 'GET' && r.url.startsWith('/api/admin/users?'))
+    .map((r) => Object.fromEntries(new URLSearchParams(r.url.split('?')[1])));
+
+/** `n` employees 'Сотрудник 001 Имя' …, in the order the server sorts them. */
+const many = (n: number): AdminUserListItem[] =>
+  Array.from({ length: n }, (_, i) => {
+    const last = `Сотрудник${String(i + 1).padStart(3, '0')}`;
+    const login = `user${i + 1}@company.ru`;
+    return {
+      id: 1000 + i,
+      name: `${last} Имя`,
+      first_name: 'Имя',
+      last_name: last,
+      login,
+      email: login,
+      position: null,
+      department: null,
+      roles: { id: 4, name: 'Ученик' },
+      last_activity: null,
+    };
+  });
 
 async function openAdd(ue: ReturnType<typeof setup>['ue']) {
   await screen.findAllByTestId('user-row');
@@ -45,21 +72,107 @@ describe('Settings, employees tab', () => {
     expect(within(rows()[4]!).getByText('Неверная дата')).toBeInTheDocument();
   });
 
-  it('filters by name or email, case-insensitively', async () => {
-    const { ue } = setup('users');
+  it('asks the server for one page of 50, not for every employee', async () => {
+    const { requests, calls } = setup('users');
+    await waitFor(() => expect(rows()).toHaveLength(users.length));
+    expect(pageQueries(requests)).toEqual([{ page: '1', per_page: '50' }]);
+    expect(calls('GET', '/api/admin/users')).toHaveLength(0);
+    // every employee fits on one page: no pagination
+    expect(screen.queryByRole('navigation', { name: 'Страницы списка сотрудников' })).not.toBeInTheDocument();
+  });
+
+  it('searches by name or email on the server, once typing pauses', async () => {
+    const { ue, requests } = setup('users');
     await screen.findAllByTestId('user-row');
     const search = screen.getByRole('searchbox', { name: 'Поиск по имени или email' });
     await ue.type(search, 'иВАн');
-    expect(rows()).toHaveLength(1);
+    await waitFor(() => expect(rows()).toHaveLength(1));
     expect(rows()[0]).toHaveTextContent('Иванов Иван');
+    // debounced: no request for the half-typed 'и', 'иВ', 'иВА'
+    expect(pageQueries(requests)).toEqual([
+      { page: '1', per_page: '50' },
+      { page: '1', per_page: '50', search: 'иВАн' },
+    ]);
+
     await ue.clear(search);
-    await ue.type(search, 'K.ADAMS@');
+    await ue.type(search, '  K.ADAMS@ ');
+    // the rows found before stay until the new answer comes
+    await waitFor(() => expect(rows()[0]).toHaveTextContent('Adams Kate'));
     expect(rows()).toHaveLength(1);
-    expect(rows()[0]).toHaveTextContent('Adams Kate');
+    expect(pageQueries(requests).at(-1)).toEqual({ page: '1', per_page: '50', search: 'K.ADAMS@' });
+
     await ue.clear(search);
     await ue.type(search, 'нет такого');
+    expect(await screen.findByText('Ничего не найдено')).toBeInTheDocument();
     expect(screen.queryAllByTestId('user-row')).toHaveLength(0);
-    expect(screen.getByText('Ничего не найдено')).toBeInTheDocument();
+
+    // cleared: the whole first page again (still fresh in the cache)
+    await ue.click(screen.getByRole('button', { name: 'Очистить поиск' }));
+    await waitFor(() => expect(rows()).toHaveLength(users.length));
+    // only whole words were sent, never what was half typed
+    expect(pageQueries(requests).map((q) => q.search)).toEqual([undefined, 'иВАн', 'K.ADAMS@', 'нет такого']);
+  });
+
+  it('debounces the search by about 300 ms', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const { requests } = setup('users');
+      await screen.findAllByTestId('user-row');
+      const search = screen.getByRole('searchbox', { name: 'Поиск по имени или email' });
+      fireEvent.change(search, { target: { value: 'smith' } });
+      await act(() => vi.advanceTimersByTimeAsync(200));
+      expect(pageQueries(requests)).toHaveLength(1);
+      await act(() => vi.advanceTimersByTimeAsync(150));
+      await waitFor(() => expect(pageQueries(requests)).toHaveLength(2));
+      expect(pageQueries(requests)[1]).toEqual({ page: '1', per_page: '50', search: 'smith' });
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      expect(rows()[0]).toHaveTextContent('Smith John');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('pages through many employees, keeping the rows shown while the next page loads', async () => {
+    const all = many(120);
+    const answer = usersAnswer(all);
+    let hold: (() => void) | null = null;
+    const { ue, requests } = setup('users', {
+      'GET /api/admin/users': (request) =>
+        request.url.includes('page=2')
+          ? new Promise<MockReply>((resolve) => {
+              hold = () => resolve(answer(request));
+            })
+          : answer(request),
+    });
+    await waitFor(() => expect(rows()).toHaveLength(50));
+    expect(rows()[0]).toHaveTextContent('Сотрудник001 Имя');
+    const nav = screen.getByRole('navigation', { name: 'Страницы списка сотрудников' });
+    expect(within(nav).getByText('1–50 из 120')).toBeInTheDocument();
+    expect(within(nav).getByRole('button', { name: 'Страница 3' })).toBeInTheDocument();
+
+    await ue.click(within(nav).getByRole('button', { name: 'Страница 2' }));
+    await waitFor(() => expect(pageQueries(requests).at(-1)).toEqual({ page: '2', per_page: '50' }));
+    // page 1 stays while page 2 loads: no skeleton, no flash
+    expect(rows()).toHaveLength(50);
+    expect(rows()[0]).toHaveTextContent('Сотрудник001 Имя');
+    expect(screen.queryByTestId('settings-loading-row')).not.toBeInTheDocument();
+    act(() => hold?.());
+    await waitFor(() => expect(rows()[0]).toHaveTextContent('Сотрудник051 Имя'));
+    expect(rows()).toHaveLength(50);
+    expect(within(nav).getByText('51–100 из 120')).toBeInTheDocument();
+
+    await ue.click(within(nav).getByRole('button', { name: 'Следующая страница' }));
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    expect(rows()[0]).toHaveTextContent('Сотрудник101 Имя');
+    expect(pageQueries(requests).at(-1)).toEqual({ page: '3', per_page: '50' });
+
+    // a new search starts again at page 1
+    await ue.type(screen.getByRole('searchbox', { name: 'Поиск по имени или email' }), 'сотрудник0');
+    await waitFor(() =>
+      expect(pageQueries(requests).at(-1)).toEqual({ page: '1', per_page: '50', search: 'сотрудник0' }),
+    );
+    await waitFor(() => expect(rows()[0]).toHaveTextContent('Сотрудник001 Имя'));
+    expect(screen.getByText('1–50 из 99')).toBeInTheDocument();
   });
 
   it('sanitizes table cells as HTML', async () => {
@@ -113,7 +226,7 @@ describe('Add students', () => {
 
   it('checks role and department, then each student (#N), then creates them one by one', async () => {
     const created: unknown[] = [];
-    const { ue, calls } = setup('users', {
+    const { ue, calls, requests } = setup('users', {
       'POST /api/admin/users': (request) => {
         created.push(request.body);
         const body = request.body as { last_name: string; first_name: string };
@@ -188,8 +301,9 @@ describe('Add students', () => {
       },
     ]);
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Добавление сотрудников' })).not.toBeInTheDocument());
-    // the list is asked again
-    await waitFor(() => expect(calls('GET', '/api/admin/users').length).toBeGreaterThanOrEqual(2));
+    // the current page is asked again
+    await waitFor(() => expect(pageQueries(requests)).toHaveLength(2));
+    expect(pageQueries(requests)[1]).toEqual({ page: '1', per_page: '50' });
   });
 
   it('reports a failed student and keeps only that one in the form', async () => {
@@ -316,7 +430,7 @@ describe('Edit student', () => {
   });
 
   it('deletes another user after confirming, and resets a password after confirming', async () => {
-    const { ue, calls } = setup('users', {
+    const { ue, calls, requests } = setup('users', {
       ...detail(3, []),
       'DELETE /api/admin/users/3': ok({ result: { success: true, message: 'Пользователь Smith John успешно удален' } }),
       'POST /api/admin/users/3/reset-password': ok({
@@ -340,6 +454,8 @@ describe('Edit student', () => {
     await ue.click(within(confirm).getByRole('button', { name: 'Удалить' }));
     expect(await screen.findByText('Пользователь Smith John успешно удален')).toBeInTheDocument();
     expect(calls('DELETE', '/api/admin/users/3')).toHaveLength(1);
+    // the page shown is asked again
+    await waitFor(() => expect(pageQueries(requests)).toHaveLength(2));
   });
 
   it('shows the error of a failed password reset with the server message', async () => {

@@ -1,11 +1,23 @@
-import { Avatar, Center, Group, Skeleton, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import {
+  Avatar,
+  Center,
+  Group,
+  Pagination,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
+import { errorStatus } from '../../lib/errors';
 import { initials } from '../../lib/initials';
 import { formatRelativeTime } from '../../lib/relativeTime';
 import { AddUsersModal } from './AddUsersModal';
 import { EditUserModal } from './EditUserModal';
-import { matchesSearch } from './logic';
-import { useUsers, type AdminUser } from './queries';
+import { USERS_PER_PAGE, useUsersPage, type AdminUser } from './queries';
 import { SafeHtml } from './SafeHtml';
 import { SettingsFrame } from './SettingsFrame';
 import { T } from './texts';
@@ -19,14 +31,15 @@ import {
   SettingsTable,
   TableCard,
   Toolbar,
+  useErrorToast,
   useItemModal,
-  useListTab,
 } from './ui';
 
 const COLUMNS = 5;
 const fullDate = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short' });
 
-const usersRows = (items: AdminUser[], search: string) => items.filter((u) => matchesSearch(search, u.name, u.email));
+/** The search is sent this long after the last key. */
+export const SEARCH_DEBOUNCE_MS = 300;
 
 /** /settings: the employees tab (spec 03 §2.2). */
 export default function UsersPage() {
@@ -38,8 +51,30 @@ export default function UsersPage() {
 }
 
 function UsersTab() {
-  const users = useUsers();
-  const { search, setSearch, rows, forbidden } = useListTab(users, usersRows);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  // the page belongs to the search it was chosen for: a new search starts again at page 1
+  const [paging, setPaging] = useState({ search: '', page: 1 });
+  const page = paging.search === debounced ? paging.page : 1;
+  const setPage = (next: number) => setPaging({ search: debounced, page: next });
+
+  const users = useUsersPage({ page, per_page: USERS_PER_PAGE, search: debounced });
+  const forbidden = errorStatus(users.error) === 403;
+  useErrorToast(users, T.loadError, 'settings-load-error', !forbidden);
+  const rows = users.data?.items ?? [];
+  const total = users.data?.total ?? 0;
+  const perPage = users.data?.per_page ?? USERS_PER_PAGE;
+  const pages = Math.max(1, Math.ceil(total / perPage));
+  // the rows shown are those of the search they were found for (the next one may still load)
+  const shownSearch = users.data?.search ?? debounced;
+  const shownPage = users.data?.page ?? page;
+
+  // a page left empty (its last employees deleted elsewhere): go to the last one there is
+  const pastEnd = !users.isPlaceholderData && users.isSuccess && rows.length === 0 && total > 0 && page > pages;
+  useEffect(() => {
+    if (pastEnd) setPaging({ search: debounced, page: pages });
+  }, [pastEnd, debounced, pages]);
+
   const [addOpened, add] = useDisclosure(false);
   const edit = useItemModal<AdminUser>();
   const phone = useMediaQuery('(max-width: 47.99em)');
@@ -64,7 +99,7 @@ function UsersTab() {
         query={users}
         rows={rows}
         columns={COLUMNS}
-        search={search}
+        search={shownSearch}
         emptyText={T.usersEmpty}
         renderRow={(user) => <UserRow key={user.id} user={user} onOpen={() => edit.open(user)} />}
       />
@@ -84,7 +119,7 @@ function UsersTab() {
     </Center>
   ) : rows.length === 0 ? (
     <Center py={40}>
-      <EmptyState text={search.trim() ? T.nothingFound : T.usersEmpty} />
+      <EmptyState text={shownSearch.trim() ? T.nothingFound : T.usersEmpty} />
     </Center>
   ) : (
     <Stack gap={0} component="ul" aria-label={T.tabUsers} m={0} p={0} style={{ listStyle: 'none' }}>
@@ -103,7 +138,28 @@ function UsersTab() {
         addLabel={T.addUsers}
         onAdd={add.open}
       />
-      <TableCard>{phone ? cards : table}</TableCard>
+      <TableCard>
+        <div aria-busy={users.isPlaceholderData} style={{ opacity: users.isPlaceholderData ? 0.6 : 1 }}>
+          {phone ? cards : table}
+        </div>
+      </TableCard>
+      {total > perPage ? (
+        <Group component="nav" aria-label={T.usersPages} justify="space-between" gap="sm" wrap="wrap">
+          <Text size="sm" c="dimmed">
+            {T.usersShown((shownPage - 1) * perPage + 1, Math.min(shownPage * perPage, total), total)}
+          </Text>
+          <Pagination
+            total={pages}
+            value={Math.min(page, pages)}
+            onChange={setPage}
+            siblings={phone ? 0 : 1}
+            size="sm"
+            radius="md"
+            getItemProps={(n) => ({ 'aria-label': T.pageN(n) })}
+            getControlProps={(control) => ({ 'aria-label': T.pageControl[control] })}
+          />
+        </Group>
+      ) : null}
 
       <AddUsersModal opened={addOpened} onClose={add.close} />
       <EditUserModal opened={edit.opened} user={edit.item} onClose={edit.close} />

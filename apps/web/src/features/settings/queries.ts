@@ -15,6 +15,7 @@ import {
   type UpdateUserRequest,
 } from '@lms/contract';
 import {
+  keepPreviousData,
   queryOptions,
   useMutation,
   useQuery,
@@ -41,6 +42,8 @@ export interface CourseChoice {
 export const settingsKeys = {
   all: ['settings'] as const,
   users: ['settings', 'users'] as const,
+  /** One page of the employees tab; under `users`, so invalidating the list refreshes it too. */
+  usersPage: (params: UsersPageParams) => ['settings', 'users', 'page', params] as const,
   user: (id: number) => ['settings', 'users', id] as const,
   userCourses: (id: number) => ['settings', 'users', id, 'courses'] as const,
   roles: ['settings', 'roles'] as const,
@@ -104,6 +107,53 @@ function settingsQuery<T>(queryKey: QueryKey, url: string, read: (data: unknown)
 export const usersQuery = (paths: Paths) =>
   settingsQuery(settingsKeys.users, paths.users(), (data) => parseAnswer(adminUserListResponse, data).items);
 
+/** The employees tab shows this many rows a page. */
+export const USERS_PER_PAGE = 50;
+
+export interface UsersPageParams {
+  page: number;
+  per_page: number;
+  /** Sent only when not blank. */
+  search: string;
+}
+
+/** One page of employees with the count of all that match the search. */
+export interface UsersPage {
+  items: AdminUser[];
+  total: number;
+  page: number;
+  per_page: number;
+  /** The search the page was found for. */
+  search: string;
+}
+
+/** `/api/admin/users?page=…&per_page=…[&search=…]`: asks for one page, never the whole company. */
+export function usersPageUrl(paths: Paths, { page, per_page, search }: UsersPageParams): string {
+  const params = new URLSearchParams({ page: String(page), per_page: String(per_page) });
+  const text = search.trim();
+  if (text) params.set('search', text);
+  return `${paths.users()}?${params.toString()}`;
+}
+
+/** GET /api/admin/users with page parameters → items, total, page, per_page. */
+export const usersPageQuery = (paths: Paths, params: UsersPageParams) =>
+  queryOptions({
+    queryKey: settingsKeys.usersPage(params),
+    queryFn: async (): Promise<UsersPage> => {
+      const answer = parseAnswer(adminUserListResponse, (await http.get<unknown>(usersPageUrl(paths, params))).data);
+      return {
+        items: answer.items,
+        total: answer.total ?? answer.items.length,
+        page: answer.page ?? params.page,
+        per_page: answer.per_page ?? params.per_page,
+        search: params.search,
+      };
+    },
+    staleTime: LIST_STALE_TIME,
+    // the rows of the page before stay while the next one loads, so the table does not flash
+    placeholderData: keepPreviousData,
+  });
+
 /** GET /api/admin/users/{id} → result.data */
 export const userDetailQuery = (paths: Paths, id: number) =>
   settingsQuery(
@@ -156,8 +206,14 @@ export function parseCourseChoices(data: unknown): CourseChoice[] {
 export const courseChoicesQuery = (paths: Paths) =>
   settingsQuery(settingsKeys.courses, paths.courses(), parseCourseChoices);
 
+/** Every employee (member pickers); the employees tab asks for pages instead (`useUsersPage`). */
 export function useUsers() {
   return useQuery(usersQuery(usePaths()));
+}
+
+/** One page of the employees tab, searched on the server. */
+export function useUsersPage(params: UsersPageParams) {
+  return useQuery(usersPageQuery(usePaths(), params));
 }
 
 export function useUserDetail(id: number) {

@@ -115,6 +115,29 @@ export const catalogue = {
 
 export const ok = (data: unknown, status = 200): MockReply => ({ status, data });
 
+/**
+ * GET /api/admin/users as the server answers it: without a query string every employee in
+ * `items`; with page, per_page or search one page of them with `total` (search: case-insensitive
+ * substring of "first last", "last first" or the e-mail).
+ */
+export const usersAnswer =
+  (list: AdminUserListItem[] = users) =>
+  (request: RecordedRequest): MockReply => {
+    const query = request.url.split('?')[1];
+    if (!query) return ok({ result: { success: true }, items: list });
+    const params = new URLSearchParams(query);
+    const page = Number(params.get('page') ?? 1);
+    const perPage = Number(params.get('per_page') ?? 50);
+    const search = (params.get('search') ?? '').toLowerCase();
+    const found = list.filter((u) =>
+      [`${u.first_name} ${u.last_name}`, `${u.last_name} ${u.first_name}`, u.email].some((field) =>
+        field.toLowerCase().includes(search),
+      ),
+    );
+    const items = found.slice((page - 1) * perPage, page * perPage);
+    return ok({ result: { success: true }, items, total: found.length, page, per_page: perPage });
+  };
+
 /** The answer to a create or an update: `message`, and the sent body as the item with `id`. */
 export const savedItem =
   (id: number, message: string, status = 200) =>
@@ -129,7 +152,7 @@ export function settingsRoutes(overrides: Record<string, Handler> = {}, me: Auth
     'GET /ziggy': ok(testZiggy),
     'GET /api/config': ok(testConfig),
     'GET /api/check-auth': ok(me),
-    'GET /api/admin/users': ok({ result: { success: true }, items: users }),
+    'GET /api/admin/users': usersAnswer(),
     'GET /api/admin/roles': ok({ result: { success: true, items: roles } }),
     'GET /api/admin/departments': ok({ result: { success: true, items: departments } }),
     'GET /api/study-groups': ok({ result: { success: true, items: groups } }),
