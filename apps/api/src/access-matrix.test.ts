@@ -137,6 +137,11 @@ const RULES: Record<string, Rule> = {
     ok: 404,
     path: '/api/admin/tests/999999/questions',
   },
+  'GET /api/admin/tests/:testId/statistics': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/admin/tests/999999/statistics',
+  },
   'POST /api/admin/tests/:testId/questions': {
     access: 'constructor.manage',
     ok: 404,

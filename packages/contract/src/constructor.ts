@@ -395,3 +395,26 @@ export const TEST_MESSAGES = {
   badQuestions: 'Некорректный список вопросов',
   unknownQuestion: 'Вопрос не найден. Обновите страницу и повторите действие.',
 } as const;
+
+// ── question statistics for authors (issue 16) ──
+
+/** One question's figures over the finished attempts that asked it (as each attempt's snapshot had it). */
+export const questionStatistic = z.object({
+  question_id: z.number().int(),
+  /** The text in the newest attempt that asked it (later edits do not rewrite history). */
+  question_text: z.string(),
+  /** Finished attempts that asked the question. */
+  asked: z.number().int(),
+  /** Of those, attempts that answered it. */
+  answered: z.number().int(),
+  /** Answers that were exactly the set of correct options, in percent of the answers (null: none). */
+  correct_percent: z.number().int().nullable(),
+  /** The wrong option chosen most often in wrong answers, with how often (null: no wrong answer). */
+  top_wrong_option: z.object({ id: z.number().int(), text: z.string(), count: z.number().int() }).nullable(),
+  /** Mean seconds from the attempt's start or its previous answer to this answer (null: no answer). */
+  average_seconds: z.number().nullable(),
+});
+export type QuestionStatistic = z.infer<typeof questionStatistic>;
+export const questionStatisticsResponse = z.object({
+  result: z.object({ success: ok, attempts: z.number().int(), questions: z.array(questionStatistic) }),
+});

@@ -205,6 +205,106 @@ describe(`test engine (${dialectName})`, () => {
     expect((await getTest()).test).toMatchObject({ is_blocked: true, blocked_until: null });
   });
 
+  it('gives authors per-question figures from finished attempts as they were asked', async () => {
+    const { client: author } = await clientAs(ctx, 'author');
+    const stats = async () => {
+      const res = await author.get(`/api/admin/tests/${testId}/statistics`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().result as {
+        attempts: number;
+        questions: {
+          question_id: number;
+          question_text: string;
+          asked: number;
+          answered: number;
+          correct_percent: number | null;
+          top_wrong_option: { id: number; text: string; count: number } | null;
+          average_seconds: number | null;
+        }[];
+      };
+    };
+    expect(await stats()).toEqual({ success: true, attempts: 0, questions: [] });
+    expect((await learner.get(`/api/admin/tests/${testId}/statistics`)).statusCode).toBe(403);
+    expect((await author.get('/api/admin/tests/999999/statistics')).statusCode).toBe(404);
+
+    // Three learners. Question 1 (one right option): right, wrong "Ответ 1", wrong "Ответ 1".
+    // Question 5 (two right options): right, one of two (wrong set, no wrong option), wrong "Ответ 2".
+    // Question 2 answered by the first only; the third learner's attempt stays open (not counted).
+    const takers = [learner, (await clientAs(ctx, 'learner')).client, (await clientAs(ctx, 'learner')).client];
+    const opts = (q: Q, text: string) => q.options.filter((o) => o.value === text).map((o) => o.id);
+    const plan: { q1: string[]; q5: string[]; q2?: string[]; finish: boolean }[] = [
+      { q1: ['Ответ 0'], q5: ['Ответ 0', 'Ответ 1'], q2: ['Ответ 0'], finish: true },
+      { q1: ['Ответ 1'], q5: ['Ответ 0'], finish: true },
+      { q1: ['Ответ 1'], q5: ['Ответ 2'], finish: true },
+    ];
+    for (const [n, who] of takers.entries()) {
+      const step = plan[n];
+      if (!step) continue;
+      const attemptId = (await start(who)).json().result.attempt.id as number;
+      const questions = (await getTest(who)).test.questions as Q[];
+      const byText = (t: string) => questions.find((q) => q.question === t) as Q;
+      ctx.clock.advance(10 * SECOND);
+      await answer(
+        attemptId,
+        byText('Вопрос 1').id,
+        step.q1.flatMap((t) => opts(byText('Вопрос 1'), t)),
+        who,
+      );
+      ctx.clock.advance(20 * SECOND);
+      await answer(
+        attemptId,
+        byText('Вопрос 5').id,
+        step.q5.flatMap((t) => opts(byText('Вопрос 5'), t)),
+        who,
+      );
+      if (step.q2) {
+        ctx.clock.advance(30 * SECOND);
+        await answer(
+          attemptId,
+          byText('Вопрос 2').id,
+          step.q2.flatMap((t) => opts(byText('Вопрос 2'), t)),
+          who,
+        );
+      }
+      await finish(attemptId, who);
+    }
+    // An author edits question 1 afterwards: history keeps the text it was asked with.
+    await ctx.db.kysely
+      .updateTable('test_questions')
+      .set({ question_text: 'Новый текст' })
+      .where('question_text', '=', 'Вопрос 1')
+      .execute();
+    const open = (await clientAs(ctx, 'learner')).client;
+    await start(open);
+
+    const result = await stats();
+    expect(result.attempts).toBe(3);
+    const of = (text: string) => result.questions.find((q) => q.question_text === text);
+    expect(of('Вопрос 1')).toMatchObject({
+      asked: 3,
+      answered: 3,
+      correct_percent: 33,
+      top_wrong_option: { text: 'Ответ 1', count: 2 },
+      average_seconds: 10,
+    });
+    expect(of('Вопрос 5')).toMatchObject({
+      asked: 3,
+      answered: 3,
+      correct_percent: 33,
+      top_wrong_option: { text: 'Ответ 2', count: 1 },
+      average_seconds: 20,
+    });
+    expect(of('Вопрос 2')).toMatchObject({
+      asked: 3,
+      answered: 1,
+      correct_percent: 100,
+      top_wrong_option: null,
+      average_seconds: 30,
+    });
+    expect(of('Вопрос 3')).toMatchObject({ asked: 3, answered: 0, correct_percent: null, average_seconds: null });
+    expect(of('Новый текст')).toBeUndefined();
+  });
+
   it('draws the question bank and keeps the draw and the questions of a started attempt whatever the author does', async () => {
     await settings({ has_question_bank: true, question_bank_size: 2, randomize_answers: true });
     const attemptId = (await start()).json().result.attempt.id as number;

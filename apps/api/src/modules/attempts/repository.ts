@@ -59,6 +59,38 @@ export class AttemptsRepository {
       AttemptRow | undefined;
   }
 
+  /** A batch of the test's finished attempts, newest first, before the given id (for statistics). */
+  async finishedBatch(
+    testId: number,
+    beforeId: number | null,
+    limit: number,
+  ): Promise<{ id: number; started_at: string; snapshot: AttemptSnapshot }[]> {
+    let q = this.db
+      .selectFrom('test_attempts')
+      .select(['id', 'started_at', 'snapshot'])
+      .where('test_id', '=', testId)
+      .where('finished_at', 'is not', null);
+    if (beforeId !== null) q = q.where('id', '<', beforeId);
+    return (await q.orderBy('id', 'desc').limit(limit).execute()) as {
+      id: number;
+      started_at: string;
+      snapshot: AttemptSnapshot;
+    }[];
+  }
+
+  /** The answers of several attempts, by attempt. */
+  async answersOf(attemptIds: readonly number[]): Promise<Map<number, SavedAnswer[]>> {
+    const out = new Map<number, SavedAnswer[]>();
+    if (attemptIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('attempt_answers')
+      .select(['attempt_id', 'question_id', 'answer_ids', 'answered_at'])
+      .where('attempt_id', 'in', attemptIds)
+      .execute();
+    for (const { attempt_id, ...answer } of rows) out.set(attempt_id, [...(out.get(attempt_id) ?? []), answer]);
+    return out;
+  }
+
   /** Every attempt of the user at the test, oldest first. */
   async ofUser(userId: number, testId: number): Promise<AttemptRow[]> {
     return (await this.db

@@ -7,10 +7,12 @@ import {
   finishAttemptResponse,
   learnerTestParams,
   learnerTestResponse,
+  questionStatisticsResponse,
   saveAnswersRequest,
   saveAnswersResponse,
   startAttemptRequest,
   startAttemptResponse,
+  testIdParams,
   ATTEMPT_MESSAGES as A,
 } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -119,5 +121,19 @@ export const attemptRoutes =
         const { courseId, testId, attemptId } = request.params;
         return { result: { success: ok, test: await attempts.result(user, courseId, testId, attemptId) } };
       },
+    );
+
+    app.get(
+      '/api/admin/tests/:testId/statistics',
+      {
+        config: { access: 'constructor.manage', name: 'api.admin.tests.statistics' },
+        schema: {
+          tags,
+          summary: 'Per-question figures over the finished attempts (authors)',
+          params: testIdParams,
+          response: { 200: questionStatisticsResponse, ...errors },
+        },
+      },
+      async (request) => ({ result: { success: ok, ...(await attempts.statistics(request.params.testId)) } }),
     );
   };

@@ -1,3 +1,4 @@
+import { QuestionStatistics } from './statistics.js';
 import { randomInt } from 'node:crypto';
 import {
   ATTEMPT_MESSAGES as A,
@@ -18,6 +19,7 @@ import type { AttemptRow, AttemptSnapshot, AttemptsRepository, SavedAnswer } fro
 
 /** Answers are accepted this long after expiry, for the network (DESIGN.md §6 "Timer"). */
 export const GRACE_MS = 5 * SECOND;
+const STATISTICS_BATCH = 500;
 
 /** A refused start; `blockedUntil` null means blocked for ever, undefined not blocked. */
 export class StartRefused extends HttpError {
@@ -206,6 +208,26 @@ export class AttemptsService {
         next_item: next,
       };
     });
+  }
+
+  /**
+   * Per-question figures of a test for its authors (issue 16), over every finished attempt, read in
+   * batches so that memory stays flat however many learners took it.
+   */
+  async statistics(testId: number) {
+    if (!(await this.tests.find(testId))) throw notFound(A.notFound);
+    const stats = new QuestionStatistics();
+    let before: number | null = null;
+    for (;;) {
+      const batch = await this.attempts.finishedBatch(testId, before, STATISTICS_BATCH);
+      if (batch.length === 0) break;
+      const answers = await this.attempts.answersOf(batch.map((a) => a.id));
+      for (const a of batch)
+        stats.add({ started_at: a.started_at, snapshot: a.snapshot, answers: answers.get(a.id) ?? [] });
+      before = batch.at(-1)?.id ?? null;
+      if (batch.length < STATISTICS_BATCH) break;
+    }
+    return stats.result();
   }
 
   /** Continues the open attempt, or draws a new one; 422 (with `blocked_until`) when it may not start. */
