@@ -243,6 +243,24 @@ test('a learner passes a timed test, reloads mid-way and continues, sees the res
   await expect(page.getByText('Верный ответ', { exact: true })).toHaveCount(2);
   await expect(page.getByRole('link', { name: 'Назад' })).toHaveAttribute('href', `/courses/${courseId}`);
   await page.context().close();
+
+  // the author sees the figures of the finished attempt on the constructor's test page (issue 16)
+  await adminPage.setViewportSize({ width: 1280, height: 900 });
+  await adminPage.goto(`/management/constructor/${courseId}/test/${t.id}`);
+  await expect(adminPage.getByTestId('test-statistics')).toHaveText('Статистика по 1 завершённой попытке');
+  const figures = adminPage.getByTestId('question-statistics');
+  await expect(figures).toHaveCount(3);
+  for (const n of [1, 2, 3]) {
+    const line = adminPage.getByRole('group', { name: `Статистика вопроса ${n}` });
+    await expect(line.getByText('Ответили: 1', { exact: true })).toBeVisible();
+    await expect(line.getByText('Верно: 100%', { exact: true })).toBeVisible();
+    await expect(line.getByText(/^Среднее время ответа: (\d+ с|\d+ мин( \d+ с)?)$/)).toBeVisible();
+    await expect(line.getByText(/Чаще всего ошибочно/)).toBeHidden();
+  }
+  await expect(adminPage.getByRole('button', { name: /Удалённые вопросы/ })).toBeHidden();
+  await adminPage.waitForLoadState('networkidle');
+  await shot(adminPage, 'test-statistics');
+  expect(await seriousViolations(adminPage)).toEqual([]);
 });
 
 test("a learner fails a test with an attempt limit until it is blocked 'навсегда'", async ({ browser }) => {

@@ -1,4 +1,11 @@
-import type { AuthUser, ConstructorCourse, ConstructorModule, ConstructorTest, TestQuestion } from '@lms/contract';
+import type {
+  AuthUser,
+  ConstructorCourse,
+  ConstructorModule,
+  ConstructorTest,
+  QuestionStatistic,
+  TestQuestion,
+} from '@lms/contract';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -104,6 +111,7 @@ function setup(path: string, opts: { user?: AuthUser; routes?: Record<string, Ha
     }),
     'GET /api/courses/7/tests/40': ok({ test }),
     'GET /api/admin/tests/40/questions': ok({ questions: [savedQuestion] }),
+    'GET /api/admin/tests/40/statistics': ok({ attempts: 0, questions: [] }),
     ...opts.routes,
   });
   restore = mock.restore;
@@ -269,6 +277,118 @@ describe('TestEditorPage', { timeout: 20_000 }, () => {
       question_bank_size: 5,
       randomize_questions: false,
     });
+  });
+});
+
+describe('question statistics for authors', { timeout: 20_000 }, () => {
+  const secondQuestion: TestQuestion = {
+    ...savedQuestion,
+    id: 51,
+    question_text: 'Сколько будет 2 + 2?',
+    sort_order: 1,
+    answers: [
+      { id: 62, answer_text: '4', is_correct: true, image_path: null },
+      { id: 63, answer_text: '5', is_correct: false, image_path: null },
+    ],
+  };
+  const figures = (id: number, over: Partial<QuestionStatistic> = {}): QuestionStatistic => ({
+    question_id: id,
+    question_text: `Вопрос ${id}`,
+    asked: 12,
+    answered: 12,
+    correct_percent: 75,
+    top_wrong_option: null,
+    average_seconds: 14,
+    ...over,
+  });
+  const routes = (attempts: number, questions: QuestionStatistic[]) => ({
+    'GET /api/admin/tests/40/questions': ok({ questions: [savedQuestion, secondQuestion] }),
+    'GET /api/admin/tests/40/statistics': ok({ attempts, questions }),
+  });
+
+  it('shows the figures on the question they belong to, and the header with the attempts', async () => {
+    setup('/management/constructor/7/test/40', {
+      routes: routes(12, [
+        figures(51, {
+          answered: 10,
+          correct_percent: 30,
+          top_wrong_option: { id: 63, text: '5', count: 5 },
+          average_seconds: 65,
+        }),
+        figures(50, { answered: 12, correct_percent: 75, average_seconds: 14 }),
+      ]),
+    });
+    expect(await screen.findByText('Статистика по 12 завершённым попыткам')).toBeInTheDocument();
+    const first = within(await questionCard(1)).getByRole('group', { name: 'Статистика вопроса 1' });
+    expect(within(first).getByText('Ответили: 12')).toBeInTheDocument();
+    expect(within(first).getByText('Верно: 75%')).toBeInTheDocument();
+    expect(within(first).getByText('Среднее время ответа: 14 с')).toBeInTheDocument();
+    expect(within(first).queryByText(/Чаще всего ошибочно/)).not.toBeInTheDocument();
+
+    const second = within(await questionCard(2)).getByRole('group', { name: 'Статистика вопроса 2' });
+    expect(within(second).getByText('Ответили: 10')).toBeInTheDocument();
+    expect(within(second).getByText('Верно: 30%')).toBeInTheDocument();
+    expect(within(second).getByText('Чаще всего ошибочно: «5» (5)')).toBeInTheDocument();
+    expect(within(second).getByText('Среднее время ответа: 1 мин 5 с')).toBeInTheDocument();
+    expect(screen.queryByText(/Удалённые вопросы/)).not.toBeInTheDocument();
+  });
+
+  it('shows nothing with 0 finished attempts', async () => {
+    const { requests } = setup('/management/constructor/7/test/40', { routes: routes(0, []) });
+    await questionCard(2);
+    await waitFor(() => expect(requests.some((r) => r.url === '/api/admin/tests/40/statistics')).toBe(true));
+    expect(screen.queryByText(/Статистика по/)).not.toBeInTheDocument();
+    expect(screen.queryByTestId('question-statistics')).not.toBeInTheDocument();
+    expect(screen.queryByText(/Ответили/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/Удалённые вопросы/)).not.toBeInTheDocument();
+  });
+
+  it('lists the figures of deleted questions in a collapsed section with their stored text', async () => {
+    const { user } = setup('/management/constructor/7/test/40', {
+      routes: routes(1, [
+        figures(50, { answered: 1, correct_percent: 100 }),
+        figures(99, {
+          question_text: 'Старый вопрос о скидках',
+          answered: 1,
+          correct_percent: 0,
+          top_wrong_option: { id: 7, text: 'Сразу дать скидку', count: 1 },
+          average_seconds: 3,
+        }),
+      ]),
+    });
+    expect(await screen.findByText('Статистика по 1 завершённой попытке')).toBeInTheDocument();
+    const toggle = await screen.findByRole('button', { name: 'Удалённые вопросы (1)' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByText('Старый вопрос о скидках')).not.toBeVisible();
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await waitFor(() => expect(screen.getByText('Старый вопрос о скидках')).toBeVisible());
+    const deleted = screen.getByRole('group', { name: 'Статистика удалённого вопроса' });
+    expect(within(deleted).getByText('Верно: 0%')).toBeInTheDocument();
+    expect(within(deleted).getByText('Чаще всего ошибочно: «Сразу дать скидку» (1)')).toBeInTheDocument();
+    expect(within(deleted).getByText('Среднее время ответа: 3 с')).toBeInTheDocument();
+    // the deleted question is not shown on a card
+    expect(screen.getAllByRole('group', { name: /^Статистика вопроса/ })).toHaveLength(1);
+  });
+
+  it('reloads the figures after «Сохранить тест»', async () => {
+    let calls = 0;
+    const { user } = setup('/management/constructor/7/test/40', {
+      routes: {
+        ...routes(1, []),
+        'GET /api/admin/tests/40/statistics': () => {
+          calls += 1;
+          return ok({ attempts: calls, questions: [figures(50)] });
+        },
+        'POST /api/admin/tests/40/questions': ok({
+          message: 'Вопросы теста успешно сохранены!',
+          questions: [savedQuestion],
+        }),
+      },
+    });
+    expect(await screen.findByText('Статистика по 1 завершённой попытке')).toBeInTheDocument();
+    await user.click(screen.getAllByRole('button', { name: 'Сохранить тест' })[0]!);
+    expect(await screen.findByText('Статистика по 2 завершённым попыткам')).toBeInTheDocument();
   });
 });
 

@@ -7,6 +7,7 @@ import {
   moduleResponse,
   modulesResponse,
   questionsResponse,
+  questionStatisticsResponse,
   saveContentsResponse,
   saveQuestionsResponse,
   successResponse,
@@ -19,6 +20,7 @@ import {
   type ConstructorLesson,
   type ConstructorModule,
   type ConstructorTest,
+  type QuestionStatistic,
   type LessonBlock,
   type SaveBlock,
   type SaveQuestion,
@@ -52,6 +54,7 @@ export const constructorKeys = {
   lesson: (courseId: number, lessonId: number) => ['constructor', 'lesson', courseId, lessonId] as const,
   test: (courseId: number, testId: number) => ['constructor', 'test', courseId, testId] as const,
   questions: (testId: number) => ['constructor', 'questions', testId] as const,
+  statistics: (testId: number) => ['constructor', 'statistics', testId] as const,
 };
 
 /** Uploads may be large (a file block holds up to 4 GB): no time-out, the browser sets the boundary. */
@@ -470,8 +473,26 @@ export async function fetchQuestions(testId: number): Promise<TestQuestion[]> {
   return parseAnswer(questionsResponse, data).result.questions;
 }
 
+export interface TestStatistics {
+  /** Finished attempts the figures come from (0: nothing to show). */
+  attempts: number;
+  questions: QuestionStatistic[];
+}
+
+/** GET /api/admin/tests/{testId}/statistics → the figures per question over the finished attempts. */
+export async function fetchTestStatistics(testId: number): Promise<TestStatistics> {
+  const { data } = await http.get<unknown>(`/api/admin/tests/${testId}/statistics`);
+  const { attempts, questions } = parseAnswer(questionStatisticsResponse, data).result;
+  return { attempts, questions };
+}
+
 export function useTest(courseId: number, testId: number) {
   return useQuery({ queryKey: constructorKeys.test(courseId, testId), queryFn: () => fetchTest(courseId, testId) });
+}
+
+/** The authors' figures per question (issue 16); refreshed after 'Сохранить тест'. */
+export function useTestStatistics(testId: number) {
+  return useQuery({ queryKey: constructorKeys.statistics(testId), queryFn: () => fetchTestStatistics(testId) });
 }
 
 export function useQuestions(testId: number) {
@@ -553,7 +574,10 @@ export function useSaveQuestions(testId: number) {
       const result = parseAnswer(saveQuestionsResponse, data).result;
       return { questions: result.questions, message: result.message || T.questionsSaved };
     },
-    onSuccess: ({ questions }) => qc.setQueryData(constructorKeys.questions(testId), questions),
+    onSuccess: ({ questions }) => {
+      qc.setQueryData(constructorKeys.questions(testId), questions);
+      void qc.invalidateQueries({ queryKey: constructorKeys.statistics(testId) });
+    },
   });
 }
 
@@ -570,6 +594,7 @@ export function useDeleteTest(courseId: number) {
       setModules(qc, courseId, (ms) => ms.map((m) => ({ ...m, tests: m.tests.filter((t) => t.id !== testId) })));
       qc.removeQueries({ queryKey: constructorKeys.test(courseId, testId) });
       qc.removeQueries({ queryKey: constructorKeys.questions(testId) });
+      qc.removeQueries({ queryKey: constructorKeys.statistics(testId) });
       void refreshModules(qc, courseId);
     },
   });

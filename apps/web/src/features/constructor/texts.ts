@@ -227,6 +227,15 @@ export const T = {
   testDeleted: 'Тест успешно удален',
   testDeleteError: 'Ошибка при удалении теста',
 
+  // question statistics for authors (issue 16)
+  statsAnswered: (n: number) => `Ответили: ${n}`,
+  statsCorrect: (percent: number) => `Верно: ${percent}%`,
+  statsTopWrong: (text: string, count: number) => `Чаще всего ошибочно: «${text}» (${count})`,
+  statsAverageTime: (time: string) => `Среднее время ответа: ${time}`,
+  statsOfQuestion: (n: number) => `Статистика вопроса ${n}`,
+  statsDeletedQuestions: 'Удалённые вопросы',
+  statsDeletedQuestion: 'Статистика удалённого вопроса',
+
   // test settings dialog
   newTestTitle: 'Настройте тест',
   createTest: 'Добавить тест',
