@@ -359,7 +359,9 @@ describe('question statistics for authors', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Статистика по 1 завершённой попытке')).toBeInTheDocument();
     const toggle = await screen.findByRole('button', { name: 'Удалённые вопросы (1)' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    expect(screen.getByText('Старый вопрос о скидках')).not.toBeVisible();
+    // Collapsed: the stored text is not shown (the panel may not even be mounted yet).
+    const stored = screen.queryByText('Старый вопрос о скидках');
+    if (stored) expect(stored).not.toBeVisible();
     await user.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
     await waitFor(() => expect(screen.getByText('Старый вопрос о скидках')).toBeVisible());
