@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
 import type { ConstructorLesson, ConstructorModule } from '@lms/contract';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, LOGIN_DOMAIN, ROOT } from '../server.js';
-import { signIn, toast } from './helpers.js';
+import { apiCall, signIn, toast } from './helpers.js';
+import { gradientPng } from './png.js';
 
 /** At most five toasts show at once (Mantine's limit), 7 s each: a later one may wait for a place. */
 const TOAST_WAIT = 16_000;
@@ -25,51 +25,6 @@ const VIDEO = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';
 test.use({ baseURL: process.env.E2E_BASE_URL });
 test.beforeAll(() => mkdirSync(SCREENS, { recursive: true }));
 
-// ── a real PNG, drawn here (no fixture files) ──
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(data: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of data) c = (CRC_TABLE[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A width × height RGB picture with a diagonal gradient. */
-function png(width: number, height: number): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
-    for (let x = 0; x < width; x++) {
-      rows.set([40 + Math.round((x / width) * 80), 90 + Math.round((y / height) * 100), 220], row + 1 + x * 3);
-    }
-  }
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([
-    signature,
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
 // ── helpers ──
 
 /** DESIGN.md §7: axe finds no serious or critical violation. */
@@ -78,19 +33,6 @@ async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** A state-changing call with the session of the page (the CSRF header as the SPA sends it). */
-async function apiCall(page: Page, method: 'POST' | 'GET' | 'PUT', path: string, data?: unknown) {
-  const cookies = await page.context().cookies();
-  const xsrf = decodeURIComponent(cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '');
-  const response = await page.request.fetch(path, {
-    method,
-    data,
-    headers: { 'X-Requested-With': 'XMLHttpRequest', 'X-XSRF-TOKEN': xsrf },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()) as unknown;
 }
 
 async function modules(page: Page, courseId: number): Promise<ConstructorModule[]> {
@@ -222,7 +164,7 @@ test.describe('course constructor', () => {
     await page
       .getByRole('region', { name: 'Курс', exact: true })
       .locator('input[type="file"]')
-      .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: png(214, 214) });
+      .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: gradientPng(214, 214) });
     expect((await courseImage).status()).toBe(200);
     await expect(toast(page, 'Изображение успешно загружено').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect(page.getByRole('img', { name: 'Изображение курса' })).toHaveAttribute('src', /^\/storage\/.+/);
@@ -259,7 +201,7 @@ test.describe('course constructor', () => {
     await image.getByLabel('Выбрать изображение', { exact: true }).setInputFiles({
       name: 'diagram.png',
       mimeType: 'image/png',
-      buffer: png(320, 180),
+      buffer: gradientPng(320, 180),
     });
     expect((await imageUpload).status()).toBe(200);
     await expect(image.locator('img')).toHaveAttribute('src', /^\/storage\/.+/);

@@ -58,3 +58,26 @@ export async function endSessionOnServer(context: BrowserContext, url: string = 
     await api.dispose();
   }
 }
+
+/**
+ * A call with the session of the page (the CSRF header as the SPA sends it); fails the test on a
+ * non-2xx answer. `multipart` sends form fields instead of a JSON body.
+ */
+export async function apiCall(
+  page: Page,
+  method: 'POST' | 'GET' | 'PUT' | 'DELETE',
+  path: string,
+  data?: unknown,
+  multipart?: Record<string, string>,
+): Promise<unknown> {
+  const cookies = await page.context().cookies();
+  const xsrf = decodeURIComponent(cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '');
+  const headers = { 'X-Requested-With': 'XMLHttpRequest', 'X-XSRF-TOKEN': xsrf };
+  const response = await page.request.fetch(path, {
+    method,
+    headers,
+    ...(multipart ? { multipart } : data !== undefined ? { data } : {}),
+  });
+  expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
+  return (await response.json()) as unknown;
+}

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
 import type { ConstructorCourse, ConstructorModule, HomeCategory } from '@lms/contract';
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, LOGIN_DOMAIN } from '../server.js';
-import { baseUrl, signIn, toast } from './helpers.js';
+import { apiCall, baseUrl, signIn, toast } from './helpers.js';
+import { solidPng } from './png.js';
 
 /**
  * Test authoring and course settings (spec 03 §2.4, §3, §5): an author creates a test from the
@@ -25,59 +25,7 @@ const DAY = 86_400_000;
 test.use({ baseURL: process.env.E2E_BASE_URL });
 test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
 
-// ── a real PNG, drawn here ──
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(data: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of data) c = (CRC_TABLE[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A small solid-colour RGB picture. */
-function png(size: number, rgb: [number, number, number]): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.alloc((size * 3 + 1) * size);
-  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) rows.set(rgb, y * (size * 3 + 1) + 1 + x * 3);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
 // ── helpers ──
-
-/** A call with the page's session (the CSRF header as the SPA sends it). */
-async function apiCall(page: Page, method: 'GET' | 'PUT' | 'DELETE', path: string, data?: unknown) {
-  const cookies = await page.context().cookies();
-  const xsrf = decodeURIComponent(cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '');
-  const response = await page.request.fetch(path, {
-    method,
-    data,
-    headers: { 'X-Requested-With': 'XMLHttpRequest', 'X-XSRF-TOKEN': xsrf },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()) as unknown;
-}
 
 /** The id of a course found by its name anywhere in the catalogue answer. */
 function findCourseId(value: unknown, name: string): number | null {
@@ -207,8 +155,8 @@ test.describe('test authoring and course settings', () => {
       const q2 = question(page, 2);
       await q2.getByRole('textbox', { name: 'Текст вопроса 2' }).fill('Какой график показывает рост?');
       await q2.getByText('Ответы-изображения').click();
-      await chooseImage(page, 2, 1, 'growth.png', png(24, [40, 160, 90]));
-      await chooseImage(page, 2, 2, 'fall.png', png(24, [200, 60, 60]));
+      await chooseImage(page, 2, 1, 'growth.png', solidPng(24, [40, 160, 90]));
+      await chooseImage(page, 2, 2, 'fall.png', solidPng(24, [200, 60, 60]));
       await q2.getByRole('textbox', { name: 'Ответ 1 вопроса 2' }).fill('Зелёный');
       await q2.getByRole('radio', { name: 'Ответ 1 правильный' }).check();
       // an empty question is dropped on saving

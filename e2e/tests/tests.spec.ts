@@ -3,7 +3,7 @@ import type { HomeCategory, LearnerTest } from '@lms/contract';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ADMIN, DEMO_PASSWORD } from '../server.js';
-import { signIn, toast } from './helpers.js';
+import { apiCall, signIn, toast } from './helpers.js';
 
 /**
  * Test introduction, taking, result and answers review (spec 02 §2, §4, §8) for the demo learner.
@@ -29,26 +29,6 @@ interface Made {
 let courseId = 0;
 let adminPage: Page;
 const made: Made[] = [];
-
-/** A state-changing call with the session of the page (the CSRF header as the SPA sends it). */
-async function apiCall(
-  page: Page,
-  method: 'POST' | 'GET' | 'PUT' | 'DELETE',
-  path: string,
-  data?: unknown,
-  multipart?: Record<string, string>,
-) {
-  const cookies = await page.context().cookies();
-  const xsrf = decodeURIComponent(cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '');
-  const headers = { 'X-Requested-With': 'XMLHttpRequest', 'X-XSRF-TOKEN': xsrf };
-  const response = await page.request.fetch(path, {
-    method,
-    headers,
-    ...(multipart ? { multipart } : data !== undefined ? { data } : {}),
-  });
-  expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
-  return (await response.json()) as unknown;
-}
 
 /** A published test in the course's first module, made by the administrator. */
 async function makeTest(name: string, settings: Record<string, unknown>, questions: QuestionDef[]): Promise<Made> {
