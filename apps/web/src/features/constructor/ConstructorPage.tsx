@@ -1,5 +1,5 @@
-import { Anchor, Breadcrumbs, Grid, Paper, Stack } from '@mantine/core';
-import { IconFileText, IconSettings } from '@tabler/icons-react';
+import { Anchor, Grid, Paper, Stack } from '@mantine/core';
+import { IconFileText } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { messageOr } from '../../lib/errors';
@@ -13,6 +13,7 @@ import { LessonEditor } from './LessonEditor';
 import { canUseConstructor, firstLessonId } from './logic';
 import { ModulePanel, type LessonSaveControl } from './ModulePanel';
 import { useCourse, useLesson, useModules } from './queries';
+import { ConstructorBreadcrumbs } from './ConstructorBreadcrumbs';
 import { T } from './texts';
 
 /**
@@ -94,21 +95,7 @@ function Constructor({ courseId, lessonId }: { courseId: number; lessonId: numbe
 
   return (
     <Stack gap="md">
-      <Breadcrumbs separatorMargin={6} aria-label={T.breadcrumbs}>
-        <Anchor component={Link} to={`/management/constructor/${courseId}`} aria-current="page" fw={600} size="sm">
-          {T.constructor}
-        </Anchor>
-        <Anchor
-          component={Link}
-          to={`/management/constructor/${courseId}/settings`}
-          size="sm"
-          c="dimmed"
-          style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
-        >
-          <IconSettings size={14} aria-hidden="true" />
-          {T.courseSettings}
-        </Anchor>
-      </Breadcrumbs>
+      <ConstructorBreadcrumbs courseId={courseId} current="constructor" />
 
       <CourseHeader key={course.data.id} course={course.data} />
 

@@ -1,7 +1,6 @@
 import type { ConstructorCourse } from '@lms/contract';
 import {
   Anchor,
-  Breadcrumbs,
   Button,
   Divider,
   Group,
@@ -14,7 +13,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconArrowLeft, IconDeviceFloppy, IconFileText, IconSettings } from '@tabler/icons-react';
+import { IconArrowLeft, IconDeviceFloppy, IconFileText } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { messageOr } from '../../lib/errors';
@@ -33,6 +32,7 @@ import {
   type Accessibility,
   type CourseSettingsForm,
 } from './testRules';
+import { ConstructorBreadcrumbs } from './ConstructorBreadcrumbs';
 import { T } from './texts';
 
 function parseId(raw: string | undefined): number | null {
@@ -93,22 +93,7 @@ function CourseSettings({ courseId }: { courseId: number }) {
 
   return (
     <Stack gap="md">
-      <Breadcrumbs separatorMargin={6} aria-label={T.breadcrumbs}>
-        <Anchor component={Link} to={`/management/constructor/${courseId}`} size="sm" c="dimmed">
-          {T.constructor}
-        </Anchor>
-        <Anchor
-          component={Link}
-          to={`/management/constructor/${courseId}/settings`}
-          aria-current="page"
-          fw={600}
-          size="sm"
-          style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
-        >
-          <IconSettings size={14} aria-hidden="true" />
-          {T.courseSettings}
-        </Anchor>
-      </Breadcrumbs>
+      <ConstructorBreadcrumbs courseId={courseId} current="settings" />
       {body}
     </Stack>
   );

@@ -5,7 +5,6 @@ import {
   Anchor,
   Badge,
   Box,
-  Breadcrumbs,
   Button,
   Checkbox,
   FileButton,
@@ -72,6 +71,7 @@ import {
   type DraftQuestion,
 } from './testRules';
 import { correctColor, formatAnswerTime, splitStatistics, statisticsHeader } from './testStatistics';
+import { ConstructorBreadcrumbs } from './ConstructorBreadcrumbs';
 import { T } from './texts';
 
 function parseId(raw: string | undefined): number | null {
@@ -138,21 +138,7 @@ function TestScreen({ courseId, testId }: { courseId: number; testId: number }) 
 
   return (
     <Stack gap="md">
-      <Breadcrumbs separatorMargin={6} aria-label={T.breadcrumbs}>
-        <Anchor component={Link} to={`/management/constructor/${courseId}`} fw={600} size="sm">
-          {T.constructor}
-        </Anchor>
-        <Anchor
-          component={Link}
-          to={`/management/constructor/${courseId}/settings`}
-          size="sm"
-          c="dimmed"
-          style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
-        >
-          <IconSettings size={14} aria-hidden="true" />
-          {T.courseSettings}
-        </Anchor>
-      </Breadcrumbs>
+      <ConstructorBreadcrumbs courseId={courseId} />
       <Grid gap="md" align="flex-start">
         <Grid.Col span={{ base: 12, lg: 4 }}>
           {modules.data && course.data ? (
