@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -52,8 +52,28 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * react-router ships a production build (dist/production: without development warnings) next to
+ * the development one, but its package exports name only the latter: the build takes the
+ * production files.
+ */
+function reactRouterProduction(): Plugin {
+  return {
+    name: 'lms:react-router-production',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (source !== 'react-router' && source !== 'react-router/dom') return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!resolved?.id.includes('/node_modules/react-router/dist/development/')) return resolved;
+      const id = resolved.id.replace('/dist/development/', '/dist/production/');
+      return existsSync(id) ? { ...resolved, id } : resolved;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), chunks.plugin, precompress()],
+  plugins: [reactRouterProduction(), react(), chunks.plugin, precompress()],
   resolve: {
     alias: {
       '@lms/contract': fileURLToPath(new URL('../../packages/contract/src/index.ts', import.meta.url)),

@@ -28,6 +28,7 @@ const RULES: Record<string, Rule> = {
   'POST /api/password/reset-by-pin': { access: 'public', ok: 422, body: { email: 'a@example.com', pin_code: 'x' } },
   'GET /api/admin/users': { access: 'settings.manage', ok: 200 },
   'POST /api/admin/users': { access: 'settings.manage', ok: 422 },
+  'GET /api/admin/users/export': { access: 'settings.manage', ok: 200 },
   'GET /api/admin/users/:id': { access: 'settings.manage', ok: 404, path: '/api/admin/users/999999' },
   'PUT /api/admin/users/:id': { access: 'settings.manage', ok: 422, path: '/api/admin/users/999999' },
   'DELETE /api/admin/users/:id': { access: 'settings.manage', ok: 404, path: '/api/admin/users/999999' },
@@ -181,7 +182,10 @@ const RULES: Record<string, Rule> = {
     ok: 422,
     body: { old_password: 'x', new_password: 'y', new_password_confirmation: 'z' },
   },
+  'PUT /api/profile/preferences': { access: 'authenticated', ok: 422, body: { reminder_mails: 'нет' } },
+  'GET /api/admin/mail-log': { access: 'settings.manage', ok: 200 },
   'GET /api/analytics/users': { access: 'analytics.view', ok: 200 },
+  'GET /api/analytics/export': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/users/:id': { access: 'analytics.view', ok: 404, path: '/api/analytics/users/999999' },
   'GET /api/analytics/courses/:courseId/user/:userId': {
     access: 'analytics.view',

@@ -39,6 +39,8 @@ import { AttemptsService } from './modules/attempts/service.js';
 import { learningRoutes } from './modules/learning/routes.js';
 import { analyticsRoutes } from './modules/analytics/routes.js';
 import { AnalyticsService } from './modules/analytics/service.js';
+import { exportsRoutes } from './modules/exports/routes.js';
+import { ExportsService } from './modules/exports/service.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { ProfileService } from './modules/profile/service.js';
 import { LearningService } from './modules/learning/service.js';
@@ -56,8 +58,12 @@ import { EnrollmentRepository } from './modules/enrollment/repository.js';
 import { homeRoutes } from './modules/home/routes.js';
 import { HomeService } from './modules/home/service.js';
 import { menuRoutes } from './modules/menu/routes.js';
+import { MailLogRepository } from './modules/mail/repository.js';
+import { mailLogRoutes } from './modules/mail/routes.js';
+import { MailLogService } from './modules/mail/service.js';
 import { ProgressRepository } from './modules/progress/repository.js';
 import { LearningEngine } from './modules/progress/service.js';
+import { LearningStates } from './modules/progress/states.js';
 import { Credentials } from './modules/users/credentials.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { usersRoutes } from './modules/users/routes.js';
@@ -92,6 +98,8 @@ export interface AppDeps {
 export interface BackgroundJobs {
   /** Finishes test attempts left open past their time; returns how many. */
   sweepExpiredAttempts(): Promise<number>;
+  /** Rewrites learning states whose next recurrence cycle has opened; returns how many. */
+  renewLearningStates(): Promise<number>;
 }
 
 export type App = FastifyInstance & { registeredRoutes: readonly RegisteredRoute[]; jobs: BackgroundJobs };
@@ -160,6 +168,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const mailer = deps.mailer ?? new BackgroundMailer(createTransportDeliver(config), app.log);
   app.addHook('onClose', () => mailer.idle());
+  // Delivered mails are logged on the pool, outside whatever unit of work sent them (issue 16).
+  const mailLog = new MailLogService(new MailLogRepository({ db: db.kysely }), clock);
+  mailer.setAuditSink(mailLog);
   const mailContext = { companyName: config.companyName, publicUrl: config.publicUrl };
 
   const registeredRoutes: RegisteredRoute[] = [];
@@ -203,11 +214,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(recoveryRoutes(recovery));
 
   const courseOptions = new CourseOptions(courses);
-  await app.register(
-    usersRoutes(
-      new UsersService(uow, users, sessions, enrollment, credentials, courseOptions, mailer, clock, mailContext),
-    ),
+  const usersService = new UsersService(
+    uow,
+    users,
+    sessions,
+    enrollment,
+    credentials,
+    courseOptions,
+    mailer,
+    clock,
+    mailContext,
   );
+  await app.register(usersRoutes(usersService));
+  await app.register(mailLogRoutes(mailLog));
   await app.register(
     departmentsRoutes(new DepartmentsService(uow, new DepartmentsRepository(uow), courseOptions, enrollment, clock)),
   );
@@ -216,13 +235,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
 
   const progress = new ProgressRepository(uow);
-  const engine = new LearningEngine(progress, courses, enrollment, clock);
+  const learningStates = new LearningStates(uow, courses, progress, enrollment, clock);
+  enrollment.onChange((change) => learningStates.enrollmentsChanged(change));
+  const engine = new LearningEngine(progress, courses, enrollment, clock, learningStates);
   const catalogueRepo = new CatalogueRepository(uow);
   const courseDeletion = new CoursesService(uow, courses, enrollment);
-  await app.register(
-    catalogueRoutes(new CatalogueService(uow, catalogueRepo, courses, courseDeletion, engine, enrollment, clock)),
-  );
-  await app.register(homeRoutes(new HomeService(catalogueRepo, courses, engine, enrollment)));
+  await app.register(catalogueRoutes(new CatalogueService(uow, catalogueRepo, courses, courseDeletion, engine, clock)));
+  await app.register(homeRoutes(new HomeService(catalogueRepo, courses, engine)));
 
   const files = new FilesRepository(uow);
   const constructorService = new ConstructorService(
@@ -254,7 +273,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const attempts = new AttemptsService(uow, new AttemptsRepository(uow), testsRepo, learning, clock);
   await app.register(attemptRoutes({ attempts, authoring }));
   await app.register(profileRoutes(new ProfileService(users, credentials, limiter, clock)));
-  await app.register(analyticsRoutes(new AnalyticsService(users, courses, catalogueRepo, engine)));
+  const analytics = new AnalyticsService(users, courses, catalogueRepo, engine);
+  await app.register(analyticsRoutes(analytics));
+  await app.register(exportsRoutes(new ExportsService(analytics, usersService, clock)));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
   await app.register(
     storageRoutes({
@@ -270,6 +291,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return reply.code(404).send({ result: { success: false, message: MESSAGES.notFound } });
   });
 
-  const jobs: BackgroundJobs = { sweepExpiredAttempts: () => attempts.sweep() };
+  const jobs: BackgroundJobs = {
+    sweepExpiredAttempts: () => attempts.sweep(),
+    renewLearningStates: () => uow.run(() => engine.renewExpired()),
+  };
   return Object.assign(app, { registeredRoutes, jobs }) as unknown as App;
 }

@@ -32,6 +32,9 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default('false'),
   /** How long in-flight requests may take after SIGTERM before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.string().optional(),
+  /** Deadline reminders and managers' weekly digests by mail (issue 16); 'off' stops the pass. */
+  REMINDERS: z.enum(['on', 'off']).default('on'),
+  REMINDERS_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
 });
 
 export interface Config {
@@ -51,6 +54,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** false, the number of proxy hops in front, or the proxies' addresses (never 'trust anyone'). */
   trustProxy: false | number | string;
+  /** The periodic pass that sends reminders and digests: whether it runs, and how often. */
+  reminders: { enabled: boolean; intervalMs: number };
   mail: {
     host: string | undefined;
     port: number;
@@ -95,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: parseDrainMs(e.SHUTDOWN_TIMEOUT_MS),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    reminders: { enabled: e.REMINDERS === 'on', intervalMs: e.REMINDERS_INTERVAL_MINUTES * 60_000 },
     mail: {
       host: e.MAIL_HOST || undefined,
       port: e.MAIL_PORT,

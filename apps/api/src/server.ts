@@ -51,6 +51,10 @@ async function main(): Promise<void> {
   // Attempts left open past their time are finished as of their expiry even if nobody comes back.
   const sweep = setInterval(() => {
     app.jobs.sweepExpiredAttempts().catch((error: unknown) => app.log.error({ err: error }, 'attempt sweep failed'));
+    // Learning states whose next recurrence cycle opened are rewritten (reads recompute them meanwhile).
+    app.jobs
+      .renewLearningStates()
+      .catch((error: unknown) => app.log.error({ err: error }, 'learning state renewal failed'));
   }, 60_000);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));

@@ -217,9 +217,11 @@ function groupOf(reach: Reach, id: string): string | null {
   const mainStart = roots.some((r) => endsWithAny(r, MAIN_START));
   const guestStart = roots.some((r) => endsWithAny(r, GUEST_START));
   if (!mainStart && !guestStart) return null;
-  // Needed by a first screen and by something of the other side (or outside both): every session
-  // loads it with its first screen anyway.
-  if (sides.size > 1) return 'start';
+  // Needed by both first screens, or by a first screen and by what loads outside both layouts
+  // (toasts, not found), which may come with either: every session loads it with its first screen.
+  if ((mainStart && guestStart) || sides.has('outside')) return 'start';
+  // Else it goes with the one first screen that needs it: the other side's later screens load
+  // that file when they open, but the first screen of the other side never does.
   return mainStart ? 'main' : 'guest';
 }
 

@@ -12,6 +12,8 @@ export const analyticsEmployee = z.object({
   first_name: z.string(),
   last_name: z.string(),
   email: z.string(),
+  /** The employee's department name (shown in exports). */
+  department: z.string().nullable(),
   photo: z.string().nullable(),
   /** The most urgent course's deadline as shown (dd.mm.yyyy), or '' without one. */
   deadline: z.string(),

@@ -8,3 +8,5 @@ export * from './constructor.js';
 export * from './learning.js';
 export * from './profile.js';
 export * from './analytics.js';
+export * from './exports.js';
+export * from './mail.js';

@@ -9,6 +9,8 @@ export const profile = z.object({
   department: z.object({ name: z.string() }).nullable(),
   position: z.string().nullable(),
   email: z.string(),
+  /** Whether deadline reminder mails go to the user (issue 16); the manager's digest is not one. */
+  reminder_mails: z.boolean(),
 });
 export type Profile = z.infer<typeof profile>;
 export const profileResponse = z.object({ result: z.object({ success: z.literal(true) }), data: profile });
@@ -21,6 +23,17 @@ export const changePasswordRequest = z.object({
   new_password_confirmation: z.string().min(1, 'Заполните все поля пароля').max(200),
 });
 
+export const REMINDER_MAILS_MESSAGE = 'Укажите, присылать ли напоминания о сроках: да или нет';
+/** PUT /api/profile/preferences */
+export const profilePreferencesRequest = z.object({
+  reminder_mails: z.boolean({ error: REMINDER_MAILS_MESSAGE }),
+});
+export type ProfilePreferences = z.infer<typeof profilePreferencesRequest>;
+export const profilePreferencesResponse = z.object({
+  result: z.object({ success: z.literal(true), message: z.string().optional() }),
+  data: profilePreferencesRequest,
+});
+
 export const PROFILE_MESSAGES = {
   changed: 'Пароль успешно изменён',
   wrongOld: 'Неверный текущий пароль',
@@ -29,4 +42,5 @@ export const PROFILE_MESSAGES = {
   sameAsOld: 'Новый пароль должен отличаться от старого',
   sameAsLogin: 'Пароль не должен совпадать с логином',
   tooMany: 'Слишком много попыток. Попробуйте через минуту.',
+  preferencesSaved: 'Настройки сохранены',
 } as const;

@@ -6,7 +6,7 @@
  */
 import type { Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { EnrollmentRepository } from '../modules/enrollment/repository.js';
+import { learningStatesOver } from '../modules/progress/states.js';
 import { DAY } from '../platform/clock.js';
 import { hashPassword } from '../platform/passwords.js';
 import { hmac, randomToken, sha256 } from '../platform/tokens.js';
@@ -122,7 +122,9 @@ export async function seedOrganisation(db: Db, USERS: number): Promise<Organisat
     }
   }
   await batch(progress, 1000, (part) => k.insertInto('lesson_progress').values(part).execute());
-  await new EnrollmentRepository({ db: k }).refresh();
+  const kept = learningStatesOver({ db: k });
+  await kept.enrollment.refresh();
+  await kept.states.rebuild();
   return { users: USERS, lessons: lessons.length, progressRows: progress.length };
 }
 

@@ -12,9 +12,9 @@ import { loadConfig } from '../config.js';
 import { connect } from '../db/connect.js';
 import { UnitOfWork } from '../db/unitOfWork.js';
 import { CoursesRepository } from '../modules/courses/repository.js';
-import { EnrollmentRepository } from '../modules/enrollment/repository.js';
 import { ProgressRepository } from '../modules/progress/repository.js';
 import { LearningEngine } from '../modules/progress/service.js';
+import { learningStatesOver } from '../modules/progress/states.js';
 import { CapturingMailer } from '../platform/mail/mailer.js';
 import { systemClock } from '../platform/clock.js';
 import { COURSES, seedOrganisation } from './organisation.js';
@@ -70,7 +70,8 @@ async function main() {
 
     const uow = new UnitOfWork(k, db.kind);
     const courses = new CoursesRepository(uow);
-    const engine = new LearningEngine(new ProgressRepository(uow), courses, new EnrollmentRepository(uow), systemClock);
+    const kept = learningStatesOver(uow);
+    const engine = new LearningEngine(new ProgressRepository(uow), courses, kept.enrollment, systemClock, kept.states);
     const employees = (await k.selectFrom('users').select('id').where('department_id', '=', 1).execute()).map(
       (r) => r.id,
     );
@@ -87,7 +88,7 @@ async function main() {
     );
 
     if (process.env.BENCH_PROFILE) {
-      const enr = new EnrollmentRepository(uow);
+      const enr = kept.enrollment;
       const pr = new ProgressRepository(uow);
       for (let i = 0; i < 5; i++) {
         let t = performance.now();

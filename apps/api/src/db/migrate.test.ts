@@ -20,6 +20,7 @@ const TABLES = [
   'group_courses',
   'user_courses',
   'enrollments',
+  'mail_log',
   'course_categories',
   'courses',
   'modules',
@@ -45,6 +46,9 @@ describe(`migrations (${dialectName})`, () => {
         '0004_open_attempts',
         '0005_users_page',
         '0006_enrollments',
+        '0007_mail_log',
+        '0008_learning_states',
+        '0009_reminders',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
@@ -201,6 +205,9 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0004_open_attempts',
         '0005_users_page',
         '0006_enrollments',
+        '0007_mail_log',
+        '0008_learning_states',
+        '0009_reminders',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();

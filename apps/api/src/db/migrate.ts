@@ -6,7 +6,11 @@ import { recordsAreKeptMigration } from './migrations/0003_records_are_kept.js';
 import { openAttemptsMigration } from './migrations/0004_open_attempts.js';
 import { usersPageMigration } from './migrations/0005_users_page.js';
 import { enrollmentsMigration } from './migrations/0006_enrollments.js';
+import { mailLogMigration } from './migrations/0007_mail_log.js';
+import { learningStatesMigration } from './migrations/0008_learning_states.js';
+import { remindersMigration } from './migrations/0009_reminders.js';
 import type { Database } from './schema.js';
+import { learningStatesOver } from '../modules/progress/states.js';
 
 /** Migrations in order; each is written once and runs on SQLite and PostgreSQL. */
 function migrations(kind: DialectKind): Record<string, Migration> {
@@ -17,6 +21,9 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0004_open_attempts': openAttemptsMigration() as Migration,
     '0005_users_page': usersPageMigration() as Migration,
     '0006_enrollments': enrollmentsMigration(kind) as Migration,
+    '0007_mail_log': mailLogMigration(kind) as Migration,
+    '0008_learning_states': learningStatesMigration(kind) as Migration,
+    '0009_reminders': remindersMigration(kind) as Migration,
   };
 }
 
@@ -46,5 +53,8 @@ export async function migrateTo(
   });
   const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  // The maintained learning state is computed by today's engine, once its tables exist.
+  if (applied.includes('0008_learning_states')) await learningStatesOver({ db }).states.rebuild();
+  return applied;
 }

@@ -33,6 +33,9 @@ export interface UsersTable {
   role_id: number;
   photo_path: string | null;
   last_activity_at: Time | null;
+  /** Whether deadline reminder mails go to the user (issue 16; the manager's digest is not one). */
+  reminder_mails: Generated<boolean>;
+  digest_mails: Generated<boolean>;
   /** A deleted user's row stays so that their learning records keep their owner. */
   deleted_at: DeletedAt;
   created_at: Stamp;
@@ -106,6 +109,52 @@ export interface EnrollmentsTable {
   direct: boolean;
   by_department: boolean;
   by_group: boolean;
+}
+/** A learner's state in a course as the engine decides it (issue 14), owned by progress/states.ts. */
+export interface LearningStatesTable {
+  user_id: number;
+  course_id: number;
+  cycle: number;
+  cycle_start: Time | null;
+  started_at: Time | null;
+  completed_at: Time | null;
+  lessons_completed: number;
+  tests_completed: number;
+  deadline: Time | null;
+  valid_until: Time | null;
+}
+/** Per course: enrolled learners and published items, kept with the rows they count (progress/states.ts). */
+export interface CourseStatsTable {
+  course_id: number;
+  learners: number;
+  lessons_total: number;
+  tests_total: number;
+}
+/** Reminders sent, one per learner, course, cycle and kind (issue 16), owned by modules/reminders. */
+export interface ReminderDeliveriesTable {
+  user_id: number;
+  course_id: number;
+  cycle: number;
+  kind: string;
+  sent_at: Time;
+}
+/** Weekly digests handled, one per recipient and week (issue 16), owned by modules/reminders. */
+export interface DigestDeliveriesTable {
+  user_id: number;
+  week: string;
+  sent: boolean;
+  sent_at: Time;
+}
+/** Every delivered mail (issue 16), written by the mailer after delivery; owned by modules/mail. */
+export interface MailLogTable {
+  id: Id;
+  recipient: string;
+  user_id: number | null;
+  /** A `MailKind` of the contract. */
+  kind: string;
+  course_id: number | null;
+  subject: string;
+  sent_at: Time;
 }
 export interface CourseCategoriesTable {
   id: Id;
@@ -275,6 +324,11 @@ export interface Database {
   group_courses: GroupCoursesTable;
   user_courses: UserCoursesTable;
   enrollments: EnrollmentsTable;
+  learning_states: LearningStatesTable;
+  course_stats: CourseStatsTable;
+  reminder_deliveries: ReminderDeliveriesTable;
+  digest_deliveries: DigestDeliveriesTable;
+  mail_log: MailLogTable;
   course_categories: CourseCategoriesTable;
   courses: CoursesTable;
   modules: ModulesTable;

@@ -1,4 +1,4 @@
-import { EnrollmentRepository } from '../modules/enrollment/repository.js';
+import { learningStatesOver } from '../modules/progress/states.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
@@ -378,7 +378,8 @@ export async function loadDemo(db: Kysely<Database>, config: Config, clock: Cloc
         })),
       )
       .execute();
-    await new EnrollmentRepository({ db: trx }).refresh();
+    const kept = learningStatesOver({ db: trx }, clock);
+    await kept.enrollment.refresh();
 
     // ── lessons started and completed ──
     await trx
@@ -463,6 +464,7 @@ export async function loadDemo(db: Kysely<Database>, config: Config, clock: Cloc
         .execute();
     }
 
+    await kept.states.rebuild();
     created.sort((a, b) => (ROLE_ORDER[a.role] ?? 9) - (ROLE_ORDER[b.role] ?? 9));
     return { created: true, users: created, password: DEMO_PASSWORD };
   });

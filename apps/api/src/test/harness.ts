@@ -1,4 +1,4 @@
-import { EnrollmentRepository } from '../modules/enrollment/repository.js';
+import { learningStatesOver } from '../modules/progress/states.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,7 +125,7 @@ export async function createUser(
     .returning('id')
     .executeTakeFirstOrThrow();
   // Written past the services: the maintained enrollments follow the department's courses here.
-  if (input.department_id) await new EnrollmentRepository({ db: db.kysely }).refresh({ userIds: [row.id] });
+  if (input.department_id) await learningStatesOver({ db: db.kysely }).enrollment.refresh({ userIds: [row.id] });
   return { id: row.id, email, password: input.password ?? DEFAULT_PASSWORD };
 }
 
@@ -241,6 +241,8 @@ export async function createModuleWith(
       .executeTakeFirstOrThrow();
     testIds.push(row.id);
   }
+  // Written past the services: the maintained learning state follows the published items here.
+  await learningStatesOver({ db: db.kysely }).states.refresh({ courseIds: [courseId] });
   return { moduleId: mod.id, lessonIds, testIds };
 }
 
@@ -255,6 +257,7 @@ export async function recordLesson(
     .insertInto('lesson_progress')
     .values({ user_id: userId, lesson_id: lessonId, started_at: startedAt, completed_at: completedAt })
     .execute();
+  await learningStatesOver({ db: db.kysely }).states.refresh({ userIds: [userId] });
 }
 
 export async function recordAttempt(
@@ -281,4 +284,5 @@ export async function recordAttempt(
       is_passed: passed,
     })
     .execute();
+  await learningStatesOver({ db: db.kysely }).states.refresh({ userIds: [userId] });
 }

@@ -1,4 +1,4 @@
-import { isAxiosError } from 'axios';
+import { isHttpError } from './http';
 
 /** 'Ошибка сети. Попробуйте позже.': a call that got no answer at all (spec 01 §8). */
 export const TEXT_NETWORK_ERROR = 'Ошибка сети. Попробуйте позже.';
@@ -12,12 +12,12 @@ export class UnsuccessfulAnswer extends Error {
 
 /** HTTP status of a failed call, or undefined when no answer came back (network failure, time-out). */
 export function errorStatus(error: unknown): number | undefined {
-  return isAxiosError(error) ? error.response?.status : undefined;
+  return isHttpError(error) ? error.response?.status : undefined;
 }
 
 /** True when the call failed without any answer from the server. */
 export function isNetworkError(error: unknown): boolean {
-  return isAxiosError(error) && error.response === undefined;
+  return isHttpError(error) && error.response === undefined;
 }
 
 /** The text of `result.message` in an answer body, if there is one and it is not blank. */
@@ -35,7 +35,7 @@ export function resultMessage(data: unknown): string | undefined {
  */
 export function serverMessage(error: unknown): string | undefined {
   if (error instanceof UnsuccessfulAnswer) return error.serverMessage;
-  if (!isAxiosError(error)) return undefined;
+  if (!isHttpError(error)) return undefined;
   return resultMessage(error.response?.data);
 }
 

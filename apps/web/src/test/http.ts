@@ -1,11 +1,4 @@
-import {
-  AxiosError,
-  AxiosHeaders,
-  type AxiosAdapter,
-  type AxiosResponse,
-  type InternalAxiosRequestConfig,
-} from 'axios';
-import { http } from '../lib/http';
+import { http, HttpError, type HttpAdapter, type RequestConfig } from '../lib/http';
 
 export interface RecordedRequest {
   method: string;
@@ -32,8 +25,8 @@ function parseBody(data: unknown): unknown {
 }
 
 /**
- * Mocks HTTP at the network boundary: replaces the axios adapter of the app's client, so
- * interceptors, headers and error handling all run as in the browser. Routes are
+ * Mocks HTTP at the network boundary: replaces the adapter (fetch / XMLHttpRequest) of the app's
+ * client, so headers, the 401 handling and error handling all run as in the browser. Routes are
  * 'METHOD /path' (answering that path with any query string too, unless 'METHOD /path?query' has
  * its own route); unknown routes answer 404. Returns the list of recorded requests.
  */
@@ -43,14 +36,14 @@ export function mockHttp(routes: Record<string, Handler>): {
 } {
   const requests: RecordedRequest[] = [];
   const original = http.defaults.adapter;
-  const adapter: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
+  const adapter: HttpAdapter = async (config: RequestConfig) => {
     const method = (config.method ?? 'get').toUpperCase();
     const url = config.url ?? '';
     const request: RecordedRequest = {
       method,
       url,
       body: parseBody(config.data),
-      headers: AxiosHeaders.from(config.headers).toJSON(),
+      headers: { ...config.headers },
     };
     requests.push(request);
     // 'GET /path' also answers 'GET /path?query' unless that has its own route
@@ -60,21 +53,8 @@ export function mockHttp(routes: Record<string, Handler>): {
         ? await handler(request)
         : handler
       : { status: 404, data: { result: { success: false, message: 'Не найдено' } } };
-    const response: AxiosResponse = {
-      data: reply.data,
-      status: reply.status,
-      statusText: String(reply.status),
-      headers: {},
-      config,
-    };
-    if (reply.status >= 200 && reply.status < 300) return response;
-    throw new AxiosError(
-      `Request failed with status code ${reply.status}`,
-      reply.status >= 500 ? AxiosError.ERR_BAD_RESPONSE : AxiosError.ERR_BAD_REQUEST,
-      config,
-      {},
-      response,
-    );
+    // The client itself rejects answers that are not 2xx, as with a real server.
+    return { data: reply.data, status: reply.status, config };
   };
   http.defaults.adapter = adapter;
   return {
@@ -87,7 +67,7 @@ export function mockHttp(routes: Record<string, Handler>): {
 
 /** A failure with no answer at all (network down, time-out). */
 export function networkError(): never {
-  throw new AxiosError('Network Error', AxiosError.ERR_NETWORK);
+  throw new HttpError('Network Error', 'ERR_NETWORK');
 }
 
 export const testConfig = { company_name: 'ООО «Ромашка»', login_domain: 'company.ru' };

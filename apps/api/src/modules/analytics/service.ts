@@ -11,21 +11,30 @@ import { storageUrl } from '../../platform/storageUrl.js';
 import { fullName } from '../auth/permissions.js';
 import type { CatalogueRepository } from '../catalogue/repository.js';
 import type { CoursesRepository } from '../courses/repository.js';
-import type { CourseState, DeadlineStatus } from '../progress/engine.js';
+import type { CourseSummary, DeadlineStatus } from '../progress/engine.js';
 import { progressPercent } from '../progress/engine.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
 import type { UserRecord, UsersRepository } from '../users/repository.js';
 
 const URGENCY: Record<DeadlineStatus, number> = { overdue: 0, almost_overdue: 1, in_order: 2 };
 
+export interface AttentionEntry {
+  user_id: number;
+  name: string;
+  course_id: number;
+  course: string;
+  deadline: string;
+  status: 'overdue' | 'almost_overdue';
+}
+
 /** dd.mm.yyyy as the analytics screen shows a deadline. */
 const DATE = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
 export const displayDate = (value: string | null): string => (value ? DATE.format(new Date(value)) : '');
 
 /** The most urgent of a user's course states: overdue before almost overdue before in order, then the earliest deadline. */
-export function mostUrgent(states: readonly CourseState[]): CourseState | undefined {
-  const rank = (s: CourseState) => URGENCY[s.deadline_status ?? 'in_order'];
-  const at = (s: CourseState) => (s.deadline ? new Date(s.deadline).getTime() : Number.POSITIVE_INFINITY);
+export function mostUrgent(states: readonly CourseSummary[]): CourseSummary | undefined {
+  const rank = (s: CourseSummary) => URGENCY[s.deadline_status ?? 'in_order'];
+  const at = (s: CourseSummary) => (s.deadline ? new Date(s.deadline).getTime() : Number.POSITIVE_INFINITY);
   return [...states].sort((a, b) => rank(a) - rank(b) || at(a) - at(b) || a.course_id - b.course_id)[0];
 }
 
@@ -57,14 +66,49 @@ export class AnalyticsService {
     return user;
   }
 
+  /**
+   * Every course of the viewer's team that is overdue or almost overdue, most urgent first (the
+   * managers' weekly digest): the same scope and engine figures as the screen, one entry per course.
+   */
+  async attention(viewer: SessionUser): Promise<AttentionEntry[]> {
+    const team = await this.team(viewer);
+    const byId = new Map(team.map((u) => [u.id, u]));
+    const states = await this.engine.summaries([...byId.keys()], undefined, { enrolledOnly: true });
+    const urgent = [...states.entries()].filter(
+      ([, s]) => s.deadline_status === 'overdue' || s.deadline_status === 'almost_overdue',
+    );
+    const titles = new Map(
+      (await this.courses.titles([...new Set(urgent.map(([, s]) => s.course_id))])).map((c) => [c.id, c.title]),
+    );
+    const out: AttentionEntry[] = [];
+    for (const [key, s] of urgent) {
+      const user = byId.get(Number(key.split(':')[0]));
+      if (!user || !s.deadline) continue;
+      out.push({
+        user_id: user.id,
+        name: fullName(user),
+        course_id: s.course_id,
+        course: titles.get(s.course_id) ?? '',
+        deadline: s.deadline,
+        status: s.deadline_status === 'overdue' ? 'overdue' : 'almost_overdue',
+      });
+    }
+    return out.sort(
+      (a, b) =>
+        URGENCY[a.status] - URGENCY[b.status] ||
+        a.deadline.localeCompare(b.deadline) ||
+        a.name.localeCompare(b.name, 'ru'),
+    );
+  }
+
   async overview(viewer: SessionUser) {
     const team = await this.team(viewer);
-    const states = await this.engine.states(
+    const states = await this.engine.summaries(
       team.map((u) => u.id),
       undefined,
       { enrolledOnly: true },
     );
-    const byUser = new Map<number, CourseState[]>();
+    const byUser = new Map<number, CourseSummary[]>();
     for (const [key, state] of states) {
       const userId = Number(key.split(':')[0]);
       const list = byUser.get(userId);
@@ -86,6 +130,7 @@ export class AnalyticsService {
         first_name: user.first_name,
         last_name: user.last_name,
         email: user.email,
+        department: user.department_name,
         photo: storageUrl(user.photo_path),
         deadline: displayDate(state?.deadline ?? null),
         deadline_at: state?.deadline ?? null,
@@ -104,7 +149,7 @@ export class AnalyticsService {
 
   async employee(viewer: SessionUser, userId: number): Promise<EmployeeDetail> {
     const user = await this.member(viewer, userId);
-    const states = [...(await this.engine.states([user.id], undefined, { enrolledOnly: true })).values()];
+    const states = [...(await this.engine.summaries([user.id], undefined, { enrolledOnly: true })).values()];
     const [rows, categories] = await Promise.all([
       this.courses.list(states.map((s) => s.course_id)),
       this.catalogue.categories(),

@@ -113,6 +113,8 @@ export class AttemptsService {
   private async finishRow(a: AttemptRow, at: string): Promise<void> {
     const answers = await this.attempts.answers(a.id);
     await this.attempts.finish(a.id, { finished_at: at, ...grade(a.snapshot, answers) }, this.now());
+    const courseId = await this.tests.courseIdOf(a.test_id);
+    if (courseId !== undefined) await this.learning.recorded(a.user_id, courseId);
   }
 
   /** Whether a new attempt may start now: the attempt limit of the cycle, then the retake interval. */
@@ -296,6 +298,7 @@ export class AttemptsService {
       },
       iso(now),
     );
+    await this.learning.recorded(user.id, test.course_id);
     return { id, message: A.started };
   }
 

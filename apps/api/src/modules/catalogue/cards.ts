@@ -1,11 +1,11 @@
 import type { HomeCourse } from '@lms/contract';
 import { storageUrl } from '../../platform/storageUrl.js';
-import type { CourseState } from '../progress/engine.js';
+import type { CourseSummary } from '../progress/engine.js';
 
 /** The card fields shared by the home list and the admin catalogue (spec 01 §3, spec 03 §3). */
 export function courseCard(
   course: { id: number; title: string; image_path: string | null },
-  state: CourseState | undefined,
+  state: CourseSummary | undefined,
   counts: { groups: number; students: number },
 ): HomeCourse {
   return {

@@ -4,7 +4,6 @@ import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
 import type { CoursesRepository } from '../courses/repository.js';
 import type { CoursesService } from '../courses/service.js';
-import type { EnrollmentRepository } from '../enrollment/repository.js';
 import type { LearningEngine } from '../progress/service.js';
 import { stateKey } from '../progress/service.js';
 import { courseCard } from './cards.js';
@@ -35,7 +34,6 @@ export class CatalogueService {
     private readonly courses: CoursesRepository,
     private readonly courseDeletion: CoursesService,
     private readonly engine: LearningEngine,
-    private readonly enrollment: EnrollmentRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -43,15 +41,15 @@ export class CatalogueService {
   async list(viewerId: number): Promise<CatalogueCategory[]> {
     const [categories, courses] = await Promise.all([this.repo.categories(), this.courses.list()]);
     const ids = courses.map((c) => c.id);
-    const [groups, students, states] = await Promise.all([
+    const [groups, totals, states] = await Promise.all([
       this.repo.groupCounts(ids),
-      this.enrollment.countByCourse(ids),
-      this.engine.states([viewerId], ids),
+      this.engine.totals(ids),
+      this.engine.summaries([viewerId], ids),
     ]);
     const card = (c: (typeof courses)[number]) => ({
       ...courseCard(c, states.get(stateKey(viewerId, c.id)), {
         groups: groups.get(c.id) ?? 0,
-        students: students.get(c.id) ?? 0,
+        students: totals.get(c.id)?.learners ?? 0,
       }),
       url: `/management/constructor/${c.id}`,
       description: c.description,

@@ -75,6 +75,7 @@ export class ConstructorService {
       await this.course(id);
       await this.courses.update(id, change, this.now());
       const settings = Object.keys(change).some((k) => k !== 'title' && k !== 'description');
+      if (settings) await this.engine.courseChanged(id);
       return { course: await this.course(id), message: settings ? M.settingsSaved : M.saved };
     });
   }
@@ -171,6 +172,7 @@ export class ConstructorService {
       const now = this.now();
       await this.structure.softDeleteModule(moduleId, now);
       await this.renumberModules(courseId, now);
+      await this.engine.courseChanged(courseId);
     });
   }
 
@@ -267,7 +269,7 @@ export class ConstructorService {
         now,
       );
       const module = await this.liveModule(courseId, lesson.module_id);
-      await this.refreshModulePublished(module, now);
+      await this.refreshModulePublished(module, now, change.is_published !== undefined);
       const message =
         change.is_published === undefined
           ? M.lessonRenamed
@@ -322,8 +324,12 @@ export class ConstructorService {
     });
   }
 
-  /** A module is published, with the time it became so, when it has items and all are published. */
-  async refreshModulePublished(module: ModuleRow, now: string): Promise<void> {
+  /**
+   * After its items changed: a module is published, with the time it became so, when it has items
+   * and all are published; the course's learning state follows its published items.
+   */
+  async refreshModulePublished(module: ModuleRow, now: string, publishedItemsChanged = true): Promise<void> {
+    if (publishedItemsChanged) await this.engine.courseChanged(module.course_id);
     const [lessons, tests] = await Promise.all([
       this.structure.items('lesson', [module.id]),
       this.structure.items('test', [module.id]),

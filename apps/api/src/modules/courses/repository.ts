@@ -62,7 +62,7 @@ export interface FileReference {
  * and "published items in their order" is defined here once for the engine and every screen.
  */
 export class CoursesRepository {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(private readonly uow: Pick<UnitOfWork, 'db'>) {}
 
   private get db() {
     return this.uow.db;

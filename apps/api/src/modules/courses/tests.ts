@@ -51,6 +51,17 @@ export class TestsRepository {
   }
 
   /** A live test of a live module of a live course (the course given, or any). */
+  /** The course a test belongs to, deleted or not (an attempt's record stays with its course). */
+  async courseIdOf(testId: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('tests')
+      .innerJoin('modules', 'modules.id', 'tests.module_id')
+      .select('modules.course_id')
+      .where('tests.id', '=', testId)
+      .executeTakeFirst();
+    return row?.course_id;
+  }
+
   find(testId: number, courseId?: number): Promise<TestRow | undefined> {
     let q = this.db
       .selectFrom('tests')

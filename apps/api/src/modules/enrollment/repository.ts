@@ -28,6 +28,13 @@ export interface EnrollmentRow extends Enrollment {
   by_group: boolean;
 }
 
+/** What a `refresh` changed: the pairs added, removed or re-dated, and each course's learner delta. */
+export interface EnrollmentChange {
+  pairs: { user_id: number; course_id: number }[];
+  learnerDelta: Map<number, number>;
+}
+export type EnrollmentListener = (change: EnrollmentChange) => Promise<void>;
+
 const key = (r: { user_id: number; course_id: number }) => `${r.user_id}:${r.course_id}`;
 /** Times compare as instants (the two databases may write the same one differently). */
 const sameRow = (a: EnrollmentRow, b: EnrollmentRow) =>
@@ -38,7 +45,14 @@ const sameRow = (a: EnrollmentRow, b: EnrollmentRow) =>
 
 export class EnrollmentRepository {
   /** Any executor: the services' unit of work, or a seeder's own transaction. */
+  readonly #listeners: EnrollmentListener[] = [];
+
   constructor(private readonly uow: Pick<UnitOfWork, 'db'>) {}
+
+  /** Called inside the same transaction after each change (the learning state and counters follow). */
+  onChange(listener: EnrollmentListener): void {
+    this.#listeners.push(listener);
+  }
 
   private get db() {
     return this.uow.db;
@@ -117,6 +131,12 @@ export class EnrollmentRepository {
         .where('user_id', '=', r.user_id)
         .where('course_id', '=', r.course_id)
         .execute();
+    if (this.#listeners.length === 0) return;
+    const learnerDelta = new Map<number, number>();
+    for (const r of fresh) learnerDelta.set(r.course_id, (learnerDelta.get(r.course_id) ?? 0) + 1);
+    for (const r of gone) learnerDelta.set(r.course_id, (learnerDelta.get(r.course_id) ?? 0) - 1);
+    const pairs = [...fresh, ...gone, ...changed].map(({ user_id, course_id }) => ({ user_id, course_id }));
+    for (const listener of this.#listeners) await listener({ pairs, learnerDelta });
   }
 
   /** The stored enrollments; one query per 2000 users. Omit a filter to take all. */

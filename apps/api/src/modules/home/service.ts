@@ -3,7 +3,6 @@ import { storageUrl } from '../../platform/storageUrl.js';
 import { courseCard } from '../catalogue/cards.js';
 import type { CatalogueRepository } from '../catalogue/repository.js';
 import type { CoursesRepository } from '../courses/repository.js';
-import type { EnrollmentRepository } from '../enrollment/repository.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
 
 /** The slider shows the newest few; older unfinished lessons stay reachable from their courses. */
@@ -15,23 +14,23 @@ export class HomeService {
     private readonly catalogue: CatalogueRepository,
     private readonly courseRepo: CoursesRepository,
     private readonly engine: LearningEngine,
-    private readonly enrollment: EnrollmentRepository,
   ) {}
 
   async courses(userId: number): Promise<HomeCategory[]> {
-    const ids = await this.engine.visibleCourseIds(userId);
-    if (ids.length === 0) return [];
-    const [categories, courses, groups, students, states] = await Promise.all([
+    const visible = await this.engine.visibleCourses(userId);
+    if (visible.length === 0) return [];
+    const ids = visible.map((c) => c.id);
+    const [categories, courses, groups, totals, states] = await Promise.all([
       this.catalogue.categories(),
       this.courseRepo.list(ids),
       this.catalogue.groupCounts(ids),
-      this.enrollment.countByCourse(ids),
-      this.engine.states([userId], ids),
+      this.engine.totals(ids),
+      this.engine.summaries([userId], ids, { rules: visible }),
     ]);
     const card = (c: (typeof courses)[number]) =>
       courseCard(c, states.get(stateKey(userId, c.id)), {
         groups: groups.get(c.id) ?? 0,
-        students: students.get(c.id) ?? 0,
+        students: totals.get(c.id)?.learners ?? 0,
       });
     const out: HomeCategory[] = categories
       .map((cat) => ({ id: cat.id, name: cat.name, items: courses.filter((c) => c.category_id === cat.id).map(card) }))

@@ -120,6 +120,11 @@ export class LearningService {
     };
   }
 
+  /** A record of the user in the course was written: its learning state follows, in the same unit. */
+  recorded(userId: number, courseId: number): Promise<void> {
+    return this.engine.recordChanged(userId, courseId);
+  }
+
   /**
    * Start and complete (DESIGN.md §6 "Lessons"): within the current cycle, start sets `started_at`
    * once and complete `completed_at` once; both may be repeated, and completing needs no start.
@@ -155,6 +160,7 @@ export class LearningService {
         // A lesson completed without a start keeps no start: its time spent is 00:00:00.
         await this.progress.fillLessonTime(row.id, 'started_at', now);
       }
+      await this.recorded(user.id, courseId);
       const after = await this.progress.lessonRow(user.id, lessonId, since);
       return { started_at: after?.started_at ?? null, completed_at: after?.completed_at ?? null };
     });

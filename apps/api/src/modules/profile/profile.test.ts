@@ -36,6 +36,7 @@ describe(`profile (${dialectName})`, () => {
         department: { name: 'Бухгалтерия' },
         position: null,
         email: user.email,
+        reminder_mails: true,
       },
     });
     expect((await new Client(ctx.app).get('/api/profile')).statusCode).toBe(401);
@@ -80,5 +81,39 @@ describe(`profile (${dialectName})`, () => {
     expect((await change(user.password, 'Длинный-пароль-1')).statusCode).toBe(429);
     ctx.clock.advance(MINUTE);
     expect((await change(user.password, 'Длинный-пароль-1')).statusCode).toBe(200);
+  });
+
+  it('turns reminder mails off and on again for the signed-in user only', async () => {
+    const { client, user } = await clientAs(ctx, 'learner');
+    const { client: other } = await clientAs(ctx, 'manager');
+    const off = await client.put('/api/profile/preferences', { reminder_mails: false });
+    expect([off.statusCode, off.json()]).toEqual([
+      200,
+      { result: { success: true, message: 'Настройки сохранены' }, data: { reminder_mails: false } },
+    ]);
+    expect((await client.get('/api/profile')).json().data.reminder_mails).toBe(false);
+    expect((await other.get('/api/profile')).json().data.reminder_mails).toBe(true);
+    const row = await ctx.db.kysely
+      .selectFrom('users')
+      .select('reminder_mails')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.reminder_mails).toBe(false);
+    expect((await client.put('/api/profile/preferences', { reminder_mails: true })).statusCode).toBe(200);
+    expect((await client.get('/api/profile')).json().data.reminder_mails).toBe(true);
+  });
+
+  it('refuses bad preferences with a Russian 422 and changes nothing; 401 without a session', async () => {
+    const { client } = await clientAs(ctx, 'learner');
+    await client.put('/api/profile/preferences', { reminder_mails: false });
+    for (const body of [{}, { reminder_mails: 'false' }, { reminder_mails: null }, { reminder_mails: 0 }]) {
+      const res = await client.put('/api/profile/preferences', body);
+      expect([res.statusCode, res.json().result.message], JSON.stringify(body)).toEqual([
+        422,
+        'Укажите, присылать ли напоминания о сроках: да или нет',
+      ]);
+    }
+    expect((await client.get('/api/profile')).json().data.reminder_mails).toBe(false);
+    expect((await new Client(ctx.app).put('/api/profile/preferences', { reminder_mails: true })).statusCode).toBe(401);
   });
 });

@@ -2,6 +2,8 @@ import {
   PROFILE_MESSAGES as P,
   changePasswordRequest,
   errorResponse,
+  profilePreferencesRequest,
+  profilePreferencesResponse,
   profileResponse,
   successResponse,
 } from '@lms/contract';
@@ -42,6 +44,24 @@ export const profileRoutes =
         if (!session) throw unauthorized();
         await profile.changePassword(session.user, session.sessionId, request.body);
         return { result: { success: true as const, message: P.changed } };
+      },
+    );
+
+    app.put(
+      '/api/profile/preferences',
+      {
+        config: { access: 'authenticated', name: 'api.profile.preferences' },
+        schema: {
+          tags,
+          summary: "The user's own mail preferences: deadline reminder mails on or off",
+          body: profilePreferencesRequest,
+          response: { 200: profilePreferencesResponse, 401: errorResponse, 404: errorResponse, 422: errorResponse },
+        },
+      },
+      async (request) => {
+        const user = await request.requireUser();
+        const data = await profile.setPreferences(user.id, request.body);
+        return { result: { success: true as const, message: P.preferencesSaved }, data };
       },
     );
   };

@@ -1,5 +1,5 @@
-import { PASSWORD_MIN, PROFILE_MESSAGES as P, type Profile } from '@lms/contract';
-import { MINUTE, type Clock } from '../../platform/clock.js';
+import { PASSWORD_MIN, PROFILE_MESSAGES as P, type Profile, type ProfilePreferences } from '@lms/contract';
+import { iso, MINUTE, type Clock } from '../../platform/clock.js';
 import { notFound, tooManyRequests, unprocessable } from '../../platform/errors.js';
 import { passwordGate, PASSWORD_GATE_BUSY } from '../../platform/passwordGate.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
@@ -19,8 +19,8 @@ export class ProfileService {
   ) {}
 
   async profile(userId: number): Promise<Profile> {
-    const u = await this.users.find(userId);
-    if (!u) throw notFound();
+    const [u, reminderMails] = await Promise.all([this.users.find(userId), this.users.reminderMails(userId)]);
+    if (!u || reminderMails === undefined) throw notFound();
     return {
       id: u.id,
       first_name: u.first_name,
@@ -29,7 +29,14 @@ export class ProfileService {
       department: u.department_name !== null ? { name: u.department_name } : null,
       position: u.position,
       email: u.email,
+      reminder_mails: reminderMails,
     };
+  }
+
+  /** The user's own mail preferences (issue 16): deadline reminders on or off. */
+  async setPreferences(userId: number, input: ProfilePreferences): Promise<ProfilePreferences> {
+    if (!(await this.users.setReminderMails(userId, input.reminder_mails, iso(this.clock.now())))) throw notFound();
+    return { reminder_mails: input.reminder_mails };
   }
 
   /**

@@ -48,6 +48,9 @@ export interface ItemState {
   completed_at: string | null;
 }
 
+/** A course state without its items: what the maintained rows give (progress/states.ts). */
+export type CourseSummary = Omit<CourseState, 'items'>;
+
 export interface CourseState {
   course_id: number;
   enrolled_at: string | null;
@@ -224,5 +227,74 @@ export function courseState(input: {
     deadline: deadline !== null ? toIso(deadline) : null,
     deadline_status: deadlineStatus(deadline, course.deadline_warning_days, complete, now),
     items: view.items,
+  };
+}
+
+/**
+ * Until when a computed state holds: a completed course with recurrence opens its next cycle
+ * `recurrence_value` days after completion; nothing else in a state moves with time alone (the
+ * deadline status is derived when read). Null: until the next event.
+ */
+export function stateValidUntil(course: CourseRules, state: Pick<CourseState, 'completed_at'>): string | null {
+  if (!course.has_recurrence || state.completed_at === null) return null;
+  return toIso(ms(state.completed_at) + course.recurrence_value * DAY);
+}
+
+/** What a stored state row holds (everything of a summary that does not come from elsewhere). */
+export interface StoredState {
+  user_id: number;
+  course_id: number;
+  cycle: number;
+  cycle_start: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  lessons_completed: number;
+  tests_completed: number;
+  deadline: string | null;
+  valid_until: string | null;
+}
+
+/** The summary a stored row stands for, at `now` (which must be before the row's `valid_until`). */
+export function summaryOf(input: {
+  course: CourseRules;
+  totals: { lessons: number; tests: number };
+  row: StoredState | undefined;
+  enrolledAt: string | null;
+  now: Date;
+}): CourseSummary {
+  const { course, totals, row, enrolledAt } = input;
+  const lessonsDone = row?.lessons_completed ?? 0;
+  const testsDone = row?.tests_completed ?? 0;
+  const total = totals.lessons + totals.tests;
+  const done = lessonsDone + testsDone;
+  const complete = row?.completed_at != null;
+  // Without a row the learner has no record: first cycle from enrollment, nothing started.
+  const cycleStart = row ? row.cycle_start : enrolledAt;
+  let deadline = row?.deadline ?? null;
+  if (!row && course.has_deadline && course.deadline_type === 'from_enrollment' && cycleStart !== null) {
+    deadline = toIso(ms(cycleStart) + course.deadline_value * DAY);
+  }
+  const at = (v: string | null) => (v === null ? null : toIso(ms(v)));
+  return {
+    course_id: course.id,
+    enrolled_at: enrolledAt,
+    visible: isVisible(course, enrolledAt !== null),
+    cycle: row?.cycle ?? 1,
+    cycle_start: at(cycleStart),
+    started_at: at(row?.started_at ?? null),
+    completed_at: at(row?.completed_at ?? null),
+    lessons: { total: totals.lessons, completed: lessonsDone },
+    tests: { total: totals.tests, completed: testsDone },
+    items_total: total,
+    items_completed: done,
+    progress: progressPercent(done, total),
+    complete,
+    deadline: at(deadline),
+    deadline_status: deadlineStatus(
+      deadline !== null ? ms(deadline) : null,
+      course.deadline_warning_days,
+      complete,
+      input.now.getTime(),
+    ),
   };
 }

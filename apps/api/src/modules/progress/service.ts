@@ -1,8 +1,9 @@
 import type { Clock } from '../../platform/clock.js';
 import type { CoursesRepository } from '../courses/repository.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
-import { courseState, isVisible, type CourseState } from './engine.js';
+import { courseState, isVisible, type CourseRules, type CourseState, type CourseSummary } from './engine.js';
 import type { ProgressRepository } from './repository.js';
+import type { LearningStates } from './states.js';
 
 /** A lesson started and not completed in the current cycle of its course. */
 export interface StartedLessonRef {
@@ -23,7 +24,40 @@ export class LearningEngine {
     private readonly courses: CoursesRepository,
     private readonly enrollment: EnrollmentRepository,
     private readonly clock: Clock,
+    private readonly maintained: LearningStates,
   ) {}
+
+  /**
+   * Summaries (no per-item states) from the maintained rows: what lists of courses and people show.
+   * Same figures as `states`, at the cost of a few indexed reads. Pass the `rules` already loaded.
+   */
+  summaries(
+    userIds: readonly number[],
+    courseIds: readonly number[] | undefined,
+    opts: { enrolledOnly?: boolean; rules?: readonly CourseRules[] } = {},
+  ): Promise<Map<string, CourseSummary>> {
+    return this.maintained.summaries(userIds, courseIds, opts);
+  }
+
+  /** A learner's record in the course changed (lesson start/complete, attempt start/finish). */
+  recordChanged(userId: number, courseId: number): Promise<void> {
+    return this.maintained.refresh({ userIds: [userId], courseIds: [courseId] });
+  }
+
+  /** The course's published items or deadline/recurrence rules changed: every learner's row follows. */
+  courseChanged(courseId: number): Promise<void> {
+    return this.maintained.refresh({ courseIds: [courseId] });
+  }
+
+  /** Rows whose next recurrence cycle has opened are rewritten (the periodic pass). */
+  renewExpired(limit?: number): Promise<number> {
+    return this.maintained.renewExpired(limit);
+  }
+
+  /** Learner counts and published item totals per course, as kept with the rows. */
+  totals(courseIds: readonly number[]) {
+    return this.maintained.totals(courseIds);
+  }
 
   /**
    * States of the given users in the given courses. With `enrolledOnly`, only pairs where the user is
@@ -74,12 +108,17 @@ export class LearningEngine {
 
   /** Courses the user may see as a learner (published; everyone, or enrolled_only and enrolled). */
   async visibleCourseIds(userId: number): Promise<number[]> {
+    return (await this.visibleCourses(userId)).map((c) => c.id);
+  }
+
+  /** The rules of the courses the user may see as a learner. */
+  async visibleCourses(userId: number): Promise<CourseRules[]> {
     const [courses, enrollments] = await Promise.all([
       this.courses.rules(),
       this.enrollment.list({ userIds: [userId] }),
     ]);
     const enrolled = new Set(enrollments.map((e) => e.course_id));
-    return courses.filter((c) => isVisible(c, enrolled.has(c.id))).map((c) => c.id);
+    return courses.filter((c) => isVisible(c, enrolled.has(c.id)));
   }
 
   /**
@@ -87,7 +126,12 @@ export class LearningEngine {
    * course's current cycle, newest start first (the home slider, spec 01 §2.7).
    */
   async startedLessons(userId: number, visibleCourseIds: readonly number[]): Promise<StartedLessonRef[]> {
-    const states = await this.states([userId], visibleCourseIds);
+    // Only a course with a record of the user can hold a started lesson: those have a row.
+    const visible = new Set(visibleCourseIds);
+    const touched = [...(await this.maintained.rows([userId])).values()]
+      .map((r) => r.course_id)
+      .filter((id) => visible.has(id));
+    const states = await this.states([userId], touched);
     const out: StartedLessonRef[] = [];
     for (const state of states.values()) {
       for (const item of state.items) {

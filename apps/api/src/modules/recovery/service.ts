@@ -74,7 +74,10 @@ export class RecoveryService {
     await this.uow.run(() =>
       this.repo.replacePin(user.id, this.#hash(user.id, pin), iso(addMs(now, PIN_TTL_MS)), iso(now)),
     );
-    this.mailer.send(recoveryCodeMail(this.mail, user.email, pin));
+    this.mailer.send({
+      ...recoveryCodeMail(this.mail, user.email, pin),
+      audit: { kind: 'password_recovery', user_id: user.id, course_id: null },
+    });
   }
 
   /**
@@ -115,6 +118,9 @@ export class RecoveryService {
       return true;
     });
     if (!ok) throw unprocessable(RECOVERY_MESSAGES.wrongCode);
-    this.mailer.send(newPasswordMail(this.mail, address, address, password));
+    this.mailer.send({
+      ...newPasswordMail(this.mail, address, address, password),
+      audit: { kind: 'new_password', user_id: userId, course_id: null },
+    });
   }
 }

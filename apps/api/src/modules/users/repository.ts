@@ -74,6 +74,25 @@ export class UsersRepository {
 
   /** One page of live users matching a search (name or email, case-insensitive substring), and their count. */
   async page(query: UserPageQuery): Promise<{ rows: UserRecord[]; total: number }> {
+    const { rows, matching } = this.searched(query);
+    const [page, count] = await Promise.all([
+      rows.limit(query.limit).offset(query.offset).execute(),
+      matching(this.db.selectFrom('users').where('users.deleted_at', 'is', null))
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows: page, total: Number(count.n) };
+  }
+
+  /** The rows of `page` without the count (the export reads every page of a search this way). */
+  pageRows(query: UserPageQuery): Promise<UserRecord[]> {
+    return this.searched(query).rows.limit(query.limit).offset(query.offset).execute();
+  }
+
+  /**
+   * The search and the order of the paged list; the order ends with the id, so it is total and
+   * consecutive pages neither overlap nor skip (while nothing changes in between). */
+  private searched(query: Omit<UserPageQuery, 'limit' | 'offset'>) {
     const pattern = query.search ? `%${escapeLike(query.search.toLowerCase())}%` : null;
     const matching = <QB extends SelectQueryBuilder<Database, 'users', object>>(qb: QB): QB =>
       pattern
@@ -106,13 +125,7 @@ export class UsersRepository {
         break;
     }
     rows = rows.orderBy('users.last_name', dir).orderBy('users.first_name', dir).orderBy('users.id', dir);
-    const [page, count] = await Promise.all([
-      rows.limit(query.limit).offset(query.offset).execute(),
-      matching(this.db.selectFrom('users').where('users.deleted_at', 'is', null))
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { rows: page, total: Number(count.n) };
+    return { rows, matching };
   }
 
   /** Live users of a department, by name. */
@@ -228,6 +241,29 @@ export class UsersRepository {
       .set({ password_hash: passwordHash, updated_at: now })
       .where('id', '=', id)
       .execute();
+  }
+
+  /** Whether deadline reminder mails go to the user (issue 16); undefined for no live user. */
+  async reminderMails(id: number): Promise<boolean | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('reminder_mails')
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row?.reminder_mails;
+  }
+
+  /** Sets the user's own reminder preference; false when there is no such live user. */
+  async setReminderMails(id: number, on: boolean, now: string): Promise<boolean> {
+    const rows = await this.db
+      .updateTable('users')
+      .set({ reminder_mails: on, updated_at: now })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .returning('id')
+      .execute();
+    return rows.length > 0;
   }
 
   /** Ids of the live administrators; with `lock`, their rows stay locked until the unit ends (PostgreSQL). */

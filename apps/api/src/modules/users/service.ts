@@ -13,6 +13,7 @@ import type { Credentials } from './credentials.js';
 import type { UserInput, UserRecord, UsersRepository } from './repository.js';
 
 const DEFAULT_PER_PAGE = 50;
+const EXPORT_BATCH = 1000;
 
 export const USER_MESSAGES = {
   emailTaken: 'Пользователь с таким email уже существует',
@@ -80,6 +81,27 @@ export class UsersService {
     return { items: rows.map(toListItem), total, page, per_page: perPage };
   }
 
+  /**
+   * Every employee the tab lists for a search and sort (its pages one after another), a batch at a
+   * time: an export of 10 000 employees never holds them all at once.
+   */
+  async *listed(
+    query: Pick<AdminUsersQuery, 'search' | 'sort' | 'direction'>,
+    batch = EXPORT_BATCH,
+  ): AsyncGenerator<AdminUserListItem[]> {
+    for (let offset = 0; ; offset += batch) {
+      const rows = await this.repo.pageRows({
+        search: query.search || undefined,
+        sort: query.sort,
+        direction: query.direction,
+        limit: batch,
+        offset,
+      });
+      if (rows.length > 0) yield rows.map(toListItem);
+      if (rows.length < batch) return;
+    }
+  }
+
   async detail(id: number): Promise<AdminUserDetail> {
     const user = await this.repo.find(id);
     if (!user) throw notFound(USER_MESSAGES.notFound);
@@ -117,9 +139,10 @@ export class UsersService {
       return { id, input };
     });
     const name = fullName(input);
-    this.mailer.send(
-      welcomeMail(this.mail, input.email, `${input.first_name} ${input.last_name}`, input.email, password),
-    );
+    this.mailer.send({
+      ...welcomeMail(this.mail, input.email, `${input.first_name} ${input.last_name}`, input.email, password),
+      audit: { kind: 'new_user_password', user_id: id, course_id: null },
+    });
     return { id, name };
   }
 
@@ -171,7 +194,10 @@ export class UsersService {
     if (!user) throw notFound(USER_MESSAGES.notFound);
     const password = generatePassword(14);
     await this.credentials.replacePassword(id, await hashPassword(password));
-    this.mailer.send(newPasswordMail(this.mail, user.email, user.email, password));
+    this.mailer.send({
+      ...newPasswordMail(this.mail, user.email, user.email, password),
+      audit: { kind: 'new_password', user_id: id, course_id: null },
+    });
   }
 
   async courses(id: number) {

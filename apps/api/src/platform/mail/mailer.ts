@@ -1,15 +1,36 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { MailKind } from '@lms/contract';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../privateFiles.js';
+
+/** What a mail is about, for the mail log (issue 16): its kind, and the user and course it concerns. */
+export interface MailAuditInfo {
+  kind: MailKind;
+  user_id: number | null;
+  course_id: number | null;
+}
 
 export interface MailMessage {
   to: string;
   subject: string;
   html: string;
   text: string;
+  /** A message with `audit` is written to the mail log once delivered; without it, it is not logged. */
+  audit?: MailAuditInfo;
+}
+
+/** A delivered message that carries `audit`. */
+export type AuditedMail = MailMessage & { audit: MailAuditInfo };
+
+/**
+ * Where delivered mails are recorded (modules/mail: the mail log). `record` is called once per
+ * delivered message, after delivery; its failure is logged and never makes the mail be sent again.
+ */
+export interface MailAuditSink {
+  record(message: AuditedMail): Promise<void>;
 }
 
 export interface MailLog {
@@ -25,12 +46,29 @@ export interface Mailer {
   send(message: MailMessage): void;
   /** Resolves when every queued message is delivered or has given up (tests, shutdown). */
   idle(): Promise<void>;
+  /** Sets where delivered messages with `audit` are recorded (buildApp sets the mail log). */
+  setAuditSink(sink: MailAuditSink | undefined): void;
+}
+
+/** Records a delivered message when it carries `audit`; a failure is logged, never thrown. */
+async function recordDelivered(
+  sink: MailAuditSink | undefined,
+  message: MailMessage,
+  log: Pick<MailLog, 'error'>,
+): Promise<void> {
+  if (!sink || !message.audit) return;
+  try {
+    await sink.record(message as AuditedMail);
+  } catch (err) {
+    log.error({ to: message.to, subject: message.subject, kind: message.audit.kind, err }, 'mail log failed');
+  }
 }
 
 type Deliver = (message: MailMessage) => Promise<void>;
 
 export class BackgroundMailer implements Mailer {
   readonly #pending = new Set<Promise<void>>();
+  #audit: MailAuditSink | undefined;
 
   constructor(
     private readonly deliver: Deliver,
@@ -43,12 +81,14 @@ export class BackgroundMailer implements Mailer {
     this.#pending.add(job);
   }
 
+  setAuditSink(sink: MailAuditSink | undefined): void {
+    this.#audit = sink;
+  }
+
   async #attempt(message: MailMessage): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         await this.deliver(message);
-        this.log.info({ to: message.to, subject: message.subject }, 'mail sent');
-        return;
       } catch (err) {
         const delay = this.retryDelaysMs[attempt];
         if (delay === undefined) {
@@ -57,7 +97,12 @@ export class BackgroundMailer implements Mailer {
         }
         this.log.error({ to: message.to, subject: message.subject, attempt: attempt + 1 }, 'mail failed, will retry');
         await new Promise((r) => setTimeout(r, delay));
+        continue;
       }
+      // Delivered: from here on nothing sends it again, whatever the log does.
+      this.log.info({ to: message.to, subject: message.subject }, 'mail sent');
+      await recordDelivered(this.#audit, message, this.log);
+      return;
     }
   }
 
@@ -93,13 +138,26 @@ export function createTransportDeliver(config: Config): Deliver {
   };
 }
 
-/** Keeps messages in memory; for tests that read what was "sent". */
+/**
+ * Keeps messages in memory; for tests that read what was "sent". Each message counts as delivered
+ * at once and is recorded in the mail log like a real delivery (`await idle()` before reading it).
+ */
 export class CapturingMailer implements Mailer {
   readonly sent: MailMessage[] = [];
+  readonly #pending = new Set<Promise<void>>();
+  #audit: MailAuditSink | undefined;
+  constructor(private readonly log: Pick<MailLog, 'error'> = { error: () => {} }) {}
   send(message: MailMessage): void {
     this.sent.push(message);
+    const job = recordDelivered(this.#audit, message, this.log).finally(() => this.#pending.delete(job));
+    this.#pending.add(job);
   }
-  async idle(): Promise<void> {}
+  setAuditSink(sink: MailAuditSink | undefined): void {
+    this.#audit = sink;
+  }
+  async idle(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  }
   last(to?: string): MailMessage | undefined {
     const list = to ? this.sent.filter((m) => m.to === to) : this.sent;
     return list[list.length - 1];

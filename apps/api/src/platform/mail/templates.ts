@@ -10,8 +10,9 @@ export interface MailContext {
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function layout(ctx: MailContext, title: string, paragraphs: string[], code?: string) {
-  const link = ctx.publicUrl ? `<p><a href="${escapeHtml(ctx.publicUrl)}">${escapeHtml(ctx.publicUrl)}</a></p>` : '';
+function layout(ctx: MailContext, title: string, paragraphs: string[], code?: string, target?: string) {
+  const href = target ?? ctx.publicUrl;
+  const link = href ? `<p><a href="${escapeHtml(href)}">${escapeHtml(href)}</a></p>` : '';
   const html = `<!doctype html><html lang="ru"><body style="font-family:Arial,sans-serif;color:#1f2937;background:#f5f6f8;padding:24px">
 <div style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:24px">
 <h2 style="margin-top:0">${escapeHtml(title)}</h2>
@@ -25,7 +26,7 @@ ${link}
     '',
     ...paragraphs,
     ...(code ? ['', code] : []),
-    ...(ctx.publicUrl ? ['', ctx.publicUrl] : []),
+    ...(href ? ['', href] : []),
     '',
     `${ctx.companyName}`,
   ].join('\n');
@@ -63,4 +64,81 @@ export function welcomeMail(ctx: MailContext, to: string, name: string, login: s
     'Рекомендуем сменить пароль в профиле после первого входа.',
   ]);
   return { to, subject: `${ctx.companyName}: доступ к платформе обучения`, html, text };
+}
+
+export type DeadlineReminderKind = 'reminder_almost_overdue' | 'reminder_overdue' | 'reminder_new_cycle';
+
+/** Dates in mails as the screens show them: dd.mm.yyyy (UTC, like the deadline on the cards). */
+const RU_DATE = new Intl.DateTimeFormat('ru-RU', {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+export const mailDate = (value: string): string => RU_DATE.format(new Date(value));
+
+/** A learner's reminder about one course: its warning window, its deadline passed, or a new cycle. */
+export function deadlineReminderMail(
+  ctx: MailContext,
+  to: string,
+  input: { kind: DeadlineReminderKind; name: string; courseId: number; course: string; deadline: string | null },
+): MailMessage {
+  const url = ctx.publicUrl ? `${ctx.publicUrl}/courses/${input.courseId}` : undefined;
+  const until = input.deadline ? mailDate(input.deadline) : null;
+  const course = `«${input.course}»`;
+  const content: Record<DeadlineReminderKind, { title: string; subject: string; lines: string[] }> = {
+    reminder_almost_overdue: {
+      title: 'Срок прохождения курса скоро истекает',
+      subject: `срок курса ${course} истекает ${until ?? ''}`.trim(),
+      lines: [`${input.name}, напоминаем: курс ${course} нужно пройти до ${until ?? ''}.`.replace(' до .', '.')],
+    },
+    reminder_overdue: {
+      title: 'Срок прохождения курса истёк',
+      subject: `срок курса ${course} истёк`,
+      lines: [
+        `${input.name}, срок прохождения курса ${course} истёк${until ? ` ${until}` : ''}.`,
+        'Пройдите курс как можно скорее.',
+      ],
+    },
+    reminder_new_cycle: {
+      title: 'Пора пройти курс повторно',
+      subject: `пора пройти курс ${course} повторно`,
+      lines: [
+        `${input.name}, начался новый цикл обучения по курсу ${course}: курс нужно пройти повторно${until ? ` до ${until}` : ''}.`,
+      ],
+    },
+  };
+  const c = content[input.kind];
+  const { html, text } = layout(ctx, c.title, [...c.lines, ...(url ? ['Перейти к курсу:'] : [])], undefined, url);
+  return { to, subject: `${ctx.companyName}: ${c.subject}`, html, text };
+}
+
+/** A manager's (or admin's) weekly picture: who is overdue or almost overdue, on what, with counts. */
+export function teamDigestMail(
+  ctx: MailContext,
+  to: string,
+  input: {
+    name: string;
+    companyWide: boolean;
+    entries: readonly { name: string; course: string; deadline: string; status: 'overdue' | 'almost_overdue' }[];
+  },
+): MailMessage {
+  const overdue = input.entries.filter((e) => e.status === 'overdue');
+  const almost = input.entries.filter((e) => e.status === 'almost_overdue');
+  const line = (e: (typeof input.entries)[number]) => `${e.name} — «${e.course}», срок ${mailDate(e.deadline)}`;
+  const people = (list: readonly { name: string }[]) => new Set(list.map((e) => e.name)).size;
+  const paragraphs = [
+    `${input.name}, сводка по обучению ${input.companyWide ? 'сотрудников компании' : 'сотрудников вашего отдела'} за неделю.`,
+    `Просрочено: ${overdue.length} (сотрудников: ${people(overdue)}). Почти просрочено: ${almost.length} (сотрудников: ${people(almost)}).`,
+    ...(overdue.length > 0 ? ['Просрочено:', ...overdue.map(line)] : []),
+    ...(almost.length > 0 ? ['Почти просрочено:', ...almost.map(line)] : []),
+  ];
+  const url = ctx.publicUrl ? `${ctx.publicUrl}/analytics` : undefined;
+  const { html, text } = layout(ctx, 'Сводка по срокам обучения', paragraphs, undefined, url);
+  return {
+    to,
+    subject: `${ctx.companyName}: просрочено ${overdue.length}, почти просрочено ${almost.length}`,
+    html,
+    text,
+  };
 }

@@ -88,6 +88,33 @@ describe('Analytics page', () => {
     expect(screen.getByText('По запросу "мАр" ничего не найдено')).toBeInTheDocument();
   });
 
+  it('"Экспорт в Excel" links to the xlsx and csv export with the shown filter and search', async () => {
+    const { ue } = setup();
+    await waitFor(() => expect(cards()).toHaveLength(5));
+    const exportQuery = async (name: string) => {
+      await ue.click(screen.getByRole('button', { name: 'Экспорт в Excel' }));
+      const link = await screen.findByRole('menuitem', { name });
+      expect(link).toHaveAttribute('download');
+      const [path, query] = (link.getAttribute('href') ?? '').split('?');
+      expect(path).toBe('/api/analytics/export');
+      await ue.keyboard('{Escape}');
+      const params = Object.fromEntries(new URLSearchParams(query));
+      expect(params.tz).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+      delete params.tz;
+      return params;
+    };
+    expect(await exportQuery('Excel (.xlsx)')).toEqual({ format: 'xlsx' });
+
+    await ue.click(filter('Почти просрочено'));
+    await ue.type(screen.getByRole('searchbox', { name: 'Поиск по сотрудникам' }), ' Волков ');
+    expect(cardNames()).toEqual(['Волков Дмитрий']);
+    expect(await exportQuery('Excel (.xlsx)')).toEqual({ format: 'xlsx', status: 'almost_overdue', search: 'Волков' });
+    expect(await exportQuery('CSV')).toEqual({ format: 'csv', status: 'almost_overdue', search: 'Волков' });
+
+    await ue.click(filter('Почти просрочено'));
+    expect(await exportQuery('CSV')).toEqual({ format: 'csv', search: 'Волков' });
+  });
+
   it('list view: deadline, initials, email, course, progress ring and relative last activity', async () => {
     const { ue } = setup();
     await waitFor(() => expect(cards()).toHaveLength(5));

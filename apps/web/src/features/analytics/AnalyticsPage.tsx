@@ -19,6 +19,7 @@ import { IconLayoutGrid, IconList, IconUsers } from '@tabler/icons-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { errorStatus } from '../../lib/errors';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
+import { ExportMenu } from '../../shared/ExportMenu';
 import { LoadErrorNotice, LoadingStatus, Notice, NothingFoundNotice } from '../../shared/ListStates';
 import { SearchInput } from '../../shared/SearchInput';
 import { useSession } from '../../shared/session';
@@ -41,6 +42,9 @@ import { useAnalyticsOverview } from './queries';
 import { T } from './texts';
 
 type View = 'grid' | 'list';
+
+/** The analytics export (issue 16): GET with the screen's status filter and search. */
+const EXPORT_PATH = '/api/analytics/export';
 
 /** /analytics: the manager's employees by deadline status (spec 03 §2.1). */
 export default function AnalyticsPage() {
@@ -124,15 +128,19 @@ export default function AnalyticsPage() {
       </Paper>
 
       <Stack component="section" aria-labelledby="analytics-employees" gap="md">
-        <Group gap="sm" align="center">
-          <Title order={2} id="analytics-employees" fz={{ base: 20, sm: 22 }}>
-            {T.myEmployees}
-          </Title>
-          {overview.data && (
-            <Badge size="lg" variant="light" circle={count < 10} data-testid="employees-count">
-              {count}
-            </Badge>
-          )}
+        <Group justify="space-between" gap="sm" align="center">
+          <Group gap="sm" align="center">
+            <Title order={2} id="analytics-employees" fz={{ base: 20, sm: 22 }}>
+              {T.myEmployees}
+            </Title>
+            {overview.data && (
+              <Badge size="lg" variant="light" circle={count < 10} data-testid="employees-count">
+                {count}
+              </Badge>
+            )}
+          </Group>
+          {/* the file holds what is shown: the same filter and search, checked and scoped by the server */}
+          <ExportMenu path={EXPORT_PATH} filters={{ status: filter, search: search.trim() }} />
         </Group>
         {content}
       </Stack>

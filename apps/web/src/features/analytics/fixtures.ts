@@ -25,6 +25,7 @@ export function employee(
     first_name,
     last_name,
     email: `user${id}@company.ru`,
+    department: null,
     photo: null,
     deadline: '',
     deadline_at: null,

@@ -14,9 +14,8 @@ import {
   type LessonContents,
 } from '@lms/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { isAxiosError } from 'axios';
 import { parseAnswer } from '../../lib/answer';
-import { http } from '../../lib/http';
+import { http, isHttpError } from '../../lib/http';
 
 /** Every query of this feature starts with this key, so that a completion refreshes them all. */
 export const learningKey = ['learning'] as const;
@@ -119,7 +118,7 @@ export function useAttemptResult(courseId: number, testId: number, attemptId: nu
  * refusal was not a block (spec 02 §7, §8).
  */
 export function blockedUntilOf(error: unknown): string | null | undefined {
-  if (!isAxiosError(error)) return undefined;
+  if (!isHttpError(error)) return undefined;
   const parsed = blockedAttemptResponse.safeParse(error.response?.data);
   return parsed.success ? parsed.data.result.blocked_until : undefined;
 }

@@ -1,7 +1,7 @@
 import type { Profile } from '@lms/contract';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mockHttp, networkError, type MockReply } from '../../test/http';
+import { mockHttp, networkError, type MockReply, type RecordedRequest } from '../../test/http';
 import { renderAt, resetToasts } from '../../test/render';
 import { setupUser } from '../../test/user';
 import { SUBMIT_GREEN } from './profile';
@@ -21,6 +21,7 @@ const learner: Profile = {
   department: { name: 'Отдел продаж' },
   position: 'Менеджер по продажам',
   email: 'learner@company.ru',
+  reminder_mails: true,
 };
 
 const profileReply = (profile: Profile): MockReply => ({
@@ -30,9 +31,15 @@ const profileReply = (profile: Profile): MockReply => ({
 
 type Reply = MockReply | (() => MockReply | Promise<MockReply>);
 
-function setup(opts: { profile?: Reply; change?: Reply } = {}) {
+function setup(opts: { profile?: Reply; change?: Reply; preferences?: Reply } = {}) {
   const mock = mockHttp({
     'GET /api/profile': opts.profile ?? profileReply(learner),
+    'PUT /api/profile/preferences':
+      opts.preferences ??
+      ((request) => ({
+        status: 200,
+        data: { result: { success: true, message: 'Настройки сохранены' }, data: request.body },
+      })),
     'POST /api/profile/change-password': opts.change ?? {
       status: 200,
       data: { result: { success: true, message: 'Пароль успешно изменён' } },
@@ -226,5 +233,58 @@ describe('password change', { timeout: 20_000 }, () => {
     await ue.click(toggles[1] as HTMLElement);
     expect(field('Новый пароль')).toHaveAttribute('type', 'text');
     expect(field('Старый пароль')).toHaveAttribute('type', 'password');
+  });
+});
+
+describe('reminder mails switch', { timeout: 20_000 }, () => {
+  const reminderSwitch = () => screen.findByRole('switch', { name: /^Напоминания о сроках по почте/ });
+  const preferenceCalls = (requests: RecordedRequest[]) =>
+    requests.filter((r) => r.method === 'PUT' && r.url === '/api/profile/preferences');
+
+  it('shows the saved preference with its description in the card "Уведомления"', async () => {
+    setup({ profile: profileReply({ ...learner, reminder_mails: false }) });
+    const card = await screen.findByRole('region', { name: 'Уведомления' });
+    const toggle = await reminderSwitch();
+    expect(card).toContainElement(toggle);
+    expect(toggle).not.toBeChecked();
+    expect(
+      within(card).getByText('Письма о приближении и наступлении срока курса и о новом цикле обучения'),
+    ).toBeInTheDocument();
+  });
+
+  it('saves at once on a click, with a toast, and keeps the new value', async () => {
+    const { ue, requests } = setup();
+    const toggle = await reminderSwitch();
+    expect(toggle).toBeChecked();
+    await ue.click(toggle);
+    expect(await screen.findByText('Напоминания о сроках отключены')).toBeInTheDocument();
+    expect(preferenceCalls(requests)).toEqual([expect.objectContaining({ body: { reminder_mails: false } })]);
+    expect(toggle).not.toBeChecked();
+    await ue.click(toggle);
+    expect(await screen.findByText('Напоминания о сроках включены')).toBeInTheDocument();
+    expect(preferenceCalls(requests).map((r) => r.body)).toEqual([{ reminder_mails: false }, { reminder_mails: true }]);
+    expect(toggle).toBeChecked();
+  });
+
+  it.each<[string, Reply, string]>([
+    [
+      'the server message',
+      {
+        status: 422,
+        data: { result: { success: false, message: 'Укажите, присылать ли напоминания о сроках: да или нет' } },
+      },
+      'Укажите, присылать ли напоминания о сроках: да или нет',
+    ],
+    [
+      '"Не удалось сохранить настройки уведомлений" with no answer',
+      () => networkError(),
+      'Не удалось сохранить настройки уведомлений',
+    ],
+  ])('a failure shows %s and puts the switch back', async (_, reply, text) => {
+    const { ue } = setup({ preferences: reply });
+    const toggle = await reminderSwitch();
+    await ue.click(toggle);
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(toggle).toBeChecked();
   });
 });

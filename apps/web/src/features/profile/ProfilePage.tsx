@@ -9,12 +9,13 @@ import {
   PasswordInput,
   SimpleGrid,
   Stack,
+  Switch,
   Text,
   ThemeIcon,
   Title,
 } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconLock } from '@tabler/icons-react';
+import { IconLock, IconMail } from '@tabler/icons-react';
 import { useId, useState, type FormEvent } from 'react';
 import { messageOr } from '../../lib/errors';
 import { initials } from '../../lib/initials';
@@ -28,11 +29,12 @@ import {
   type PasswordField,
   type PasswordForm,
 } from './profile';
-import { useChangePassword, useProfile } from './queries';
+import { useChangePassword, useProfile, useSavePreferences } from './queries';
 import { PROFILE_TEXTS as T } from './texts';
 
 /** One toast at a time for the password form: a new error replaces the last one. */
 const PASSWORD_TOAST_ID = 'profile-password';
+const PREFERENCES_TOAST_ID = 'profile-preferences';
 
 function InfoRow({ label, value }: { label: string; value: string }) {
   return (
@@ -99,6 +101,54 @@ function ProfileInfo() {
     );
   }
   return <ProfileCard profile={profile.data} />;
+}
+
+/**
+ * 'Уведомления' (issue 16): deadline reminder mails on or off, saved at once with a toast. While a
+ * save runs the switch shows the value being saved; a failure puts back the saved one.
+ */
+function MailCard({ profile }: { profile: Profile }) {
+  const save = useSavePreferences();
+  const titleId = useId();
+  const checked = save.isPending ? save.variables.reminder_mails : profile.reminder_mails;
+  const onChange = (on: boolean) => {
+    hideToast(PREFERENCES_TOAST_ID);
+    save.mutate(
+      { reminder_mails: on },
+      {
+        onSuccess: (saved) => toastSuccess(saved.reminder_mails ? T.reminderMailsOn : T.reminderMailsOff),
+        onError: (error) => toastError(messageOr(error, T.preferencesFailed), PREFERENCES_TOAST_ID),
+      },
+    );
+  };
+  return (
+    <Paper component="section" aria-labelledby={titleId} withBorder radius="md" p={{ base: 'lg', sm: 'xl' }}>
+      <Stack gap="lg">
+        <Group gap="sm" wrap="nowrap">
+          <ThemeIcon size={40} radius="xl" variant="light" aria-hidden="true">
+            <IconMail size={22} stroke={1.8} />
+          </ThemeIcon>
+          <Title order={2} id={titleId} fz={{ base: 20, sm: 22 }}>
+            {T.mailTitle}
+          </Title>
+        </Group>
+        <Switch
+          size="md"
+          label={T.reminderMails}
+          description={T.reminderMailsHint}
+          checked={checked}
+          onChange={(event) => onChange(event.currentTarget.checked)}
+          styles={{ label: { fontWeight: 500 } }}
+        />
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The mail card once the profile is there (its loading and error show in the profile card). */
+function ProfileMail() {
+  const profile = useProfile();
+  return profile.data ? <MailCard profile={profile.data} /> : null;
 }
 
 interface SecretFieldProps {
@@ -208,7 +258,7 @@ function PasswordCard() {
   );
 }
 
-/** Profile (/profile, spec 02 §2 "Profile"): the read-only card and the password change. */
+/** Profile (/profile, spec 02 §2 "Profile"): the read-only card, the password change and the mail preferences. */
 export default function ProfilePage() {
   useDocumentTitle(T.title);
   return (
@@ -219,6 +269,7 @@ export default function ProfilePage() {
       <SimpleGrid type="container" cols={{ base: 1, '760px': 2 }} spacing="lg" verticalSpacing="lg">
         <ProfileInfo />
         <PasswordCard />
+        <ProfileMail />
       </SimpleGrid>
     </Stack>
   );

@@ -1,5 +1,11 @@
-import { profileResponse, successResponse, type Profile } from '@lms/contract';
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import {
+  profilePreferencesResponse,
+  profileResponse,
+  successResponse,
+  type Profile,
+  type ProfilePreferences,
+} from '@lms/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { parseAnswer } from '../../lib/answer';
 import { http } from '../../lib/http';
 import type { PasswordForm } from './profile';
@@ -34,4 +40,26 @@ export async function changePassword(form: PasswordForm): Promise<void> {
 
 export function useChangePassword() {
   return useMutation({ mutationFn: changePassword });
+}
+
+/** PUT /api/profile/preferences: the saved preferences, or a throw carrying the server's message. */
+export async function savePreferences(preferences: ProfilePreferences): Promise<ProfilePreferences> {
+  const body: ProfilePreferences = { reminder_mails: preferences.reminder_mails };
+  const { data } = await http.put<unknown>('/api/profile/preferences', body);
+  return parseAnswer(profilePreferencesResponse, data).data;
+}
+
+/**
+ * Saves the mail preferences at once. Saves run one after another (one scope), so that quick
+ * toggles reach the server in order; the cached profile takes each saved answer.
+ */
+export function useSavePreferences() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: savePreferences,
+    scope: { id: 'profile-preferences' },
+    onSuccess: (saved) => {
+      client.setQueryData<Profile>(profileQueryKey, (old) => (old ? { ...old, ...saved } : old));
+    },
+  });
 }

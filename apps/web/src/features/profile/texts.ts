@@ -23,4 +23,10 @@ export const PROFILE_TEXTS = {
   changeFailed: 'Ошибка при смене пароля',
   showPassword: 'Показать пароль',
   hidePassword: 'Скрыть пароль',
+  mailTitle: 'Уведомления',
+  reminderMails: 'Напоминания о сроках по почте',
+  reminderMailsHint: 'Письма о приближении и наступлении срока курса и о новом цикле обучения',
+  reminderMailsOn: 'Напоминания о сроках включены',
+  reminderMailsOff: 'Напоминания о сроках отключены',
+  preferencesFailed: 'Не удалось сохранить настройки уведомлений',
 } as const;

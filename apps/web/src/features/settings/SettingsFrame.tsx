@@ -1,11 +1,12 @@
 import { Box, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconBuildingCommunity, IconUsers, IconUsersGroup, type Icon } from '@tabler/icons-react';
+import { IconBuildingCommunity, IconMail, IconUsers, IconUsersGroup, type Icon } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { ContentLoader } from '../../shared/FullPageLoader';
 import { useSession } from '../../shared/session';
 import { canManageSettings } from './logic';
+import { MAIL_LOG_TEXTS } from './mailLog';
 import { T } from './texts';
 import { AccessDenied } from './ui';
 
@@ -19,6 +20,7 @@ export const SETTINGS_TABS: SettingsTab[] = [
   { to: '/settings', label: T.tabUsers, icon: IconUsers },
   { to: '/settings/departments', label: T.tabDepartments, icon: IconBuildingCommunity },
   { to: '/settings/groups', label: T.tabGroups, icon: IconUsersGroup },
+  { to: '/settings/mail-log', label: MAIL_LOG_TEXTS.tab, icon: IconMail },
 ];
 
 function normalize(path: string): string {

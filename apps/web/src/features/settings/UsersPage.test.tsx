@@ -113,6 +113,29 @@ describe('Settings, employees tab', () => {
     expect(pageQueries(requests).map((q) => q.search)).toEqual([undefined, 'иВАн', 'K.ADAMS@', 'нет такого']);
   });
 
+  it('"Экспорт в Excel" links to the employees export with the search the tab shows', async () => {
+    const { ue } = setup('users');
+    await screen.findAllByTestId('user-row');
+    const exportQuery = async (name: string) => {
+      await ue.click(screen.getByRole('button', { name: 'Экспорт в Excel' }));
+      const link = await screen.findByRole('menuitem', { name });
+      expect(link).toHaveAttribute('download');
+      const [path, query] = (link.getAttribute('href') ?? '').split('?');
+      expect(path).toBe('/api/admin/users/export');
+      await ue.keyboard('{Escape}');
+      const params = Object.fromEntries(new URLSearchParams(query));
+      expect(params.tz).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+      delete params.tz;
+      return params;
+    };
+    expect(await exportQuery('Excel (.xlsx)')).toEqual({ format: 'xlsx' });
+
+    await ue.type(screen.getByRole('searchbox', { name: 'Поиск по имени или email' }), '  иВАн ');
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(await exportQuery('Excel (.xlsx)')).toEqual({ format: 'xlsx', search: 'иВАн' });
+    expect(await exportQuery('CSV')).toEqual({ format: 'csv', search: 'иВАн' });
+  });
+
   it('debounces the search by about 300 ms', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {

@@ -15,6 +15,7 @@ import { useEffect, useState } from 'react';
 import { errorStatus } from '../../lib/errors';
 import { initials } from '../../lib/initials';
 import { formatRelativeTime } from '../../lib/relativeTime';
+import { ExportMenu } from '../../shared/ExportMenu';
 import { AddUsersModal } from './AddUsersModal';
 import { EditUserModal } from './EditUserModal';
 import { USERS_PER_PAGE, useUsersPage, type AdminUser } from './queries';
@@ -37,6 +38,9 @@ import {
 
 const COLUMNS = 5;
 const fullDate = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short' });
+
+/** The employees export (issue 16): every page of the tab's search, in its order. */
+const EXPORT_PATH = '/api/admin/users/export';
 
 /** The search is sent this long after the last key. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -137,6 +141,7 @@ function UsersTab() {
         placeholder={T.searchUsers}
         addLabel={T.addUsers}
         onAdd={add.open}
+        actions={<ExportMenu path={EXPORT_PATH} filters={{ search: debounced }} grow />}
       />
       <TableCard>
         <div aria-busy={users.isPlaceholderData} style={{ opacity: users.isPlaceholderData ? 0.6 : 1 }}>

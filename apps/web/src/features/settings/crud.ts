@@ -3,9 +3,8 @@
  * its courses (departments, study groups): the list, an item's courses, saving and deleting.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import type { AxiosResponse } from 'axios';
 import { parseAnswer, type Schema } from '../../lib/answer';
-import { http } from '../../lib/http';
+import { http, type HttpResponse } from '../../lib/http';
 
 /** What every such item has: an id, a name and the courses it gives. */
 export interface CrudItem {
@@ -30,7 +29,7 @@ interface CrudConfig<Item> {
 /** The lists of the settings stay fresh for 30 s. */
 const STALE_TIME = 30_000;
 
-function expectStatus(response: AxiosResponse<unknown>, status: number | undefined): unknown {
+function expectStatus(response: HttpResponse, status: number | undefined): unknown {
   if (status !== undefined && response.status !== status) throw new Error(`код ответа ${response.status}`);
   return response.data;
 }

@@ -90,10 +90,23 @@ interface ToolbarProps {
   addLabel: string;
   onAdd: () => void;
   addDisabled?: boolean;
+  /** More buttons before the add button (the employees tab's export). */
+  actions?: ReactNode;
 }
 
 /** The search box and the add button above each table. */
-export function Toolbar({ search, onSearch, placeholder, addLabel, onAdd, addDisabled }: ToolbarProps) {
+export function Toolbar({ search, onSearch, placeholder, addLabel, onAdd, addDisabled, actions }: ToolbarProps) {
+  const add = (
+    <Button
+      leftSection={<IconPlus size={18} aria-hidden="true" />}
+      onClick={onAdd}
+      disabled={addDisabled}
+      w={actions ? undefined : { base: '100%', xs: 'auto' }}
+      flex={actions ? { base: '1 1 auto', xs: 'none' } : undefined}
+    >
+      {addLabel}
+    </Button>
+  );
   return (
     <Group justify="space-between" gap="sm" wrap="wrap">
       <SearchInput
@@ -105,14 +118,15 @@ export function Toolbar({ search, onSearch, placeholder, addLabel, onAdd, addDis
         radius="md"
         type="search"
       />
-      <Button
-        leftSection={<IconPlus size={18} aria-hidden="true" />}
-        onClick={onAdd}
-        disabled={addDisabled}
-        w={{ base: '100%', xs: 'auto' }}
-      >
-        {addLabel}
-      </Button>
+      {actions ? (
+        // on a phone the buttons share the row, or take a row each when they do not fit
+        <Group gap="sm" wrap="wrap" w={{ base: '100%', xs: 'auto' }}>
+          {actions}
+          {add}
+        </Group>
+      ) : (
+        add
+      )}
     </Group>
   );
 }

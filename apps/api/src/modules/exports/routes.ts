@@ -1,0 +1,64 @@
+import { PassThrough } from 'node:stream';
+import { adminUsersExportQuery, analyticsExportQuery, errorResponse } from '@lms/contract';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { ExportFile, ExportsService } from './service.js';
+import { attachment, CONTENT_TYPE, writeSheet } from './writer.js';
+
+const errors = { 401: errorResponse, 403: errorResponse, 422: errorResponse };
+
+/**
+ * Streams the file as it is written: the headers go out with the first bytes, rows follow batch by
+ * batch. A failure after that can only cut the download short (and is logged).
+ */
+function download<R>(reply: FastifyReply, log: FastifyBaseLogger, file: ExportFile<R>) {
+  const out = new PassThrough();
+  writeSheet(file.format, file.sheet, out).catch((error: unknown) => {
+    if (!out.destroyed) log.error({ err: error }, 'export failed');
+    out.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return reply
+    .header('content-type', CONTENT_TYPE[file.format])
+    .header('content-disposition', attachment(file.asciiName, file.name))
+    .header('cache-control', 'no-store')
+    .send(out);
+}
+
+/**
+ * Spreadsheet exports (issue 16): each checks the same access as the screen's own data route
+ * (GET /api/analytics/users, GET /api/admin/users) and holds exactly that screen's rows.
+ */
+export const exportsRoutes =
+  (exportsService: ExportsService): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/analytics/export',
+      {
+        config: { access: 'analytics.view', name: 'api.analytics.export' },
+        schema: {
+          tags: ['analytics'],
+          summary: 'The analytics screen with its filters as an .xlsx or .csv file (a manager: their department)',
+          querystring: analyticsExportQuery,
+          response: errors,
+        },
+      },
+      async (request, reply) => {
+        const file = await exportsService.analytics(await request.requireUser(), request.query);
+        return download(reply, request.log, file);
+      },
+    );
+
+    app.get(
+      '/api/admin/users/export',
+      {
+        config: { access: 'settings.manage', name: 'admin.users.export' },
+        schema: {
+          tags: ['settings'],
+          summary: 'The employees tab with its search and sort, every page, as an .xlsx or .csv file',
+          querystring: adminUsersExportQuery,
+          response: errors,
+        },
+      },
+      async (request, reply) => download(reply, request.log, exportsService.employees(request.query)),
+    );
+  };

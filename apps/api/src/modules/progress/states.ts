@@ -1,0 +1,308 @@
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+import { iso, systemClock, type Clock } from '../../platform/clock.js';
+import { CoursesRepository } from '../courses/repository.js';
+import { EnrollmentRepository, type EnrollmentChange } from '../enrollment/repository.js';
+import {
+  courseState,
+  stateValidUntil,
+  summaryOf,
+  type CourseItems,
+  type CourseRules,
+  type CourseSummary,
+  type StoredState,
+} from './engine.js';
+import { ProgressRepository } from './repository.js';
+
+export interface StateScope {
+  userIds?: readonly number[];
+  courseIds?: readonly number[];
+}
+
+export interface CourseTotals {
+  learners: number;
+  lessons: number;
+  tests: number;
+}
+
+const USERS_PER_PASS = 500;
+const ROWS_PER_INSERT = 400;
+const key = (userId: number, courseId: number) => `${userId}:${courseId}`;
+const NO_TOTALS: CourseTotals = { learners: 0, lessons: 0, tests: 0 };
+
+/**
+ * The maintained learning state (issue 14 item 2): `learning_states` holds, for every (user, course)
+ * that is enrolled or has a record, what `engine.courseState` decides from the records, and
+ * `course_stats` each course's learner count and published item totals. The services that change an
+ * input call `refresh` (or the enrollment repository reports its changes) inside their unit of work,
+ * so the rows are exact when the transaction commits; what moves with time alone is either derived
+ * when read (almost overdue, overdue) or marked by `valid_until` (the next recurrence cycle), after
+ * which a read recomputes the pair and the periodic pass rewrites it. Pages read rows by index
+ * instead of recomputing from raw records.
+ */
+export class LearningStates {
+  constructor(
+    private readonly uow: Pick<UnitOfWork, 'db'>,
+    private readonly courses: CoursesRepository,
+    private readonly progress: ProgressRepository,
+    private readonly enrollment: EnrollmentRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  private get db() {
+    return this.uow.db;
+  }
+
+  /** Makes the rows within the scope equal to the engine's recomputation from the records now. */
+  async refresh(scope: StateScope): Promise<void> {
+    const { userIds, courseIds } = scope;
+    if (userIds?.length === 0 || courseIds?.length === 0) return;
+    if (userIds && userIds.length > USERS_PER_PASS) {
+      for (let i = 0; i < userIds.length; i += USERS_PER_PASS)
+        await this.refresh({ ...scope, userIds: userIds.slice(i, i + USERS_PER_PASS) });
+      return;
+    }
+    if (!userIds && courseIds) {
+      // A course-wide change: every enrolled learner and everyone with a record, in passes.
+      const users = new Set<number>();
+      for (const e of await this.enrollment.list({ courseIds })) users.add(e.user_id);
+      for (const p of await this.progress.recordPairs({ courseIds })) users.add(p.user_id);
+      await this.deleteRows({ courseIds });
+      if (users.size > 0) await this.refresh({ userIds: [...users], courseIds });
+      await this.writeTotals(courseIds);
+      return;
+    }
+    const [enrolled, withRecords] = await Promise.all([this.enrollment.list(scope), this.progress.recordPairs(scope)]);
+    const enrolledAt = new Map(enrolled.map((e) => [key(e.user_id, e.course_id), e.enrolled_at]));
+    const pairs = new Map<string, { user_id: number; course_id: number }>();
+    for (const p of [...enrolled, ...withRecords]) pairs.set(key(p.user_id, p.course_id), p);
+    const involved = [...new Set([...pairs.values()].map((p) => p.course_id))];
+    const rules = await this.courses.rules(involved);
+    const items = await this.courses.publishedItems(rules.map((r) => r.id));
+    const records = await this.progress.records([...new Set([...pairs.values()].map((p) => p.user_id))], {
+      lessonIds: [...items.values()].flatMap((i) => i.lessonIds),
+      testIds: [...items.values()].flatMap((i) => i.testIds),
+    });
+    const rulesById = new Map(rules.map((r) => [r.id, r]));
+    const now = this.clock.now();
+    const none = { lessons: new Map(), attempts: new Map() };
+    const rows: StoredState[] = [];
+    for (const [k, p] of pairs) {
+      const course = rulesById.get(p.course_id);
+      // A deleted course keeps its last rows; nobody reads them (its rules are gone).
+      if (!course) continue;
+      rows.push(
+        storedRow(
+          p.user_id,
+          course,
+          items.get(course.id) ?? { lessonIds: [], testIds: [] },
+          records.get(p.user_id) ?? none,
+          enrolledAt.get(k) ?? null,
+          now,
+        ),
+      );
+    }
+    await this.deleteRows({ userIds, ...(courseIds ? { courseIds } : {}) });
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
+      await this.db
+        .insertInto('learning_states')
+        .values(rows.slice(i, i + ROWS_PER_INSERT))
+        .execute();
+  }
+
+  /** Deletes the rows within the scope (all rows of the users when no course is named). */
+  private async deleteRows(scope: StateScope): Promise<void> {
+    let q = this.db.deleteFrom('learning_states');
+    if (scope.userIds) q = q.where('user_id', 'in', scope.userIds);
+    if (scope.courseIds) q = q.where('course_id', 'in', scope.courseIds);
+    await q.execute();
+  }
+
+  /** Learner counts follow the enrollment repository's changes, in its transaction. */
+  async enrollmentsChanged(change: EnrollmentChange): Promise<void> {
+    if (change.pairs.length === 0) return;
+    const userIds = [...new Set(change.pairs.map((p) => p.user_id))];
+    const courseIds = [...new Set(change.pairs.map((p) => p.course_id))];
+    await this.refresh({ userIds, courseIds });
+    for (const [courseId, delta] of change.learnerDelta) {
+      if (delta === 0) continue;
+      await this.db
+        .insertInto('course_stats')
+        .values({ course_id: courseId, learners: delta, lessons_total: 0, tests_total: 0 })
+        .onConflict((oc) =>
+          oc.column('course_id').doUpdateSet((eb) => ({ learners: eb('course_stats.learners', '+', delta) })),
+        )
+        .execute();
+    }
+  }
+
+  /** Writes each course's published item totals and its learner count (recounted). */
+  private async writeTotals(courseIds: readonly number[]): Promise<void> {
+    const [items, learners] = await Promise.all([
+      this.courses.publishedItems(courseIds),
+      this.enrollment.countByCourse(courseIds),
+    ]);
+    for (const courseId of courseIds) {
+      const i = items.get(courseId) ?? { lessonIds: [], testIds: [] };
+      const values = {
+        learners: learners.get(courseId) ?? 0,
+        lessons_total: i.lessonIds.length,
+        tests_total: i.testIds.length,
+      };
+      await this.db
+        .insertInto('course_stats')
+        .values({ course_id: courseId, ...values })
+        .onConflict((oc) => oc.column('course_id').doUpdateSet(values))
+        .execute();
+    }
+  }
+
+  /** Every row and course total from the records (after the migration that made the tables, seeding). */
+  async rebuild(): Promise<void> {
+    const courseIds = (await this.courses.rules()).map((c) => c.id);
+    for (const id of courseIds) await this.refresh({ courseIds: [id] });
+  }
+
+  /** Rewrites the rows whose next recurrence cycle has opened; returns how many (the periodic pass). */
+  async renewExpired(limit = 2000): Promise<number> {
+    const due = await this.db
+      .selectFrom('learning_states')
+      .select(['user_id', 'course_id'])
+      .where('valid_until', '<=', iso(this.clock.now()))
+      .orderBy('valid_until')
+      .limit(limit)
+      .execute();
+    const byCourse = new Map<number, number[]>();
+    for (const d of due) byCourse.set(d.course_id, [...(byCourse.get(d.course_id) ?? []), d.user_id]);
+    for (const [courseId, userIds] of byCourse) await this.refresh({ userIds, courseIds: [courseId] });
+    return due.length;
+  }
+
+  /** Per-course totals (learners, published lessons and tests); a course without a row has none. */
+  async totals(courseIds: readonly number[]): Promise<Map<number, CourseTotals>> {
+    const out = new Map<number, CourseTotals>();
+    if (courseIds.length === 0) return out;
+    const rows = await this.db.selectFrom('course_stats').selectAll().where('course_id', 'in', courseIds).execute();
+    for (const r of rows)
+      out.set(r.course_id, { learners: r.learners, lessons: r.lessons_total, tests: r.tests_total });
+    return out;
+  }
+
+  /**
+   * Summaries of the given users in the given courses from the rows (a few indexed reads). With
+   * `enrolledOnly`, the enrolled pairs; otherwise every pair (a visible 'everyone' course has a state
+   * without enrollment). Rows past `valid_until` are recomputed by the engine for this answer.
+   */
+  async summaries(
+    userIds: readonly number[],
+    courseIds: readonly number[] | undefined,
+    opts: { enrolledOnly?: boolean; rules?: readonly CourseRules[] } = {},
+  ): Promise<Map<string, CourseSummary>> {
+    const out = new Map<string, CourseSummary>();
+    if (userIds.length === 0 || courseIds?.length === 0) return out;
+    const enrollments = await this.enrollment.list({ userIds, ...(courseIds ? { courseIds } : {}) });
+    const wanted = opts.enrolledOnly ? [...new Set(enrollments.map((e) => e.course_id))] : courseIds;
+    const given = opts.rules && wanted ? new Set(wanted) : undefined;
+    const rules = given ? (opts.rules ?? []).filter((r) => given.has(r.id)) : await this.courses.rules(wanted);
+    if (rules.length === 0) return out;
+    const ids = rules.map((r) => r.id);
+    const [rows, totals] = await Promise.all([this.rows(userIds, ids), this.totals(ids)]);
+    const now = this.clock.now();
+    const stale: { user_id: number; course_id: number }[] = [];
+    const byId = new Map(rules.map((c) => [c.id, c]));
+    const summary = (userId: number, courseId: number, enrolledAt: string | null) => {
+      const course = byId.get(courseId);
+      if (!course) return;
+      const row = rows.get(key(userId, courseId));
+      if (row?.valid_until && Date.parse(row.valid_until) <= now.getTime()) {
+        stale.push({ user_id: userId, course_id: courseId });
+        return;
+      }
+      out.set(
+        key(userId, courseId),
+        summaryOf({ course, totals: totals.get(courseId) ?? NO_TOTALS, row, enrolledAt, now }),
+      );
+    };
+    const enrolledAt = new Map(enrollments.map((e) => [key(e.user_id, e.course_id), e.enrolled_at]));
+    if (opts.enrolledOnly) for (const e of enrollments) summary(e.user_id, e.course_id, e.enrolled_at);
+    else for (const u of userIds) for (const c of rules) summary(u, c.id, enrolledAt.get(key(u, c.id)) ?? null);
+    if (stale.length > 0) await this.recompute(stale, byId, enrolledAt, now, out);
+    return out;
+  }
+
+  private async recompute(
+    pairs: readonly { user_id: number; course_id: number }[],
+    rules: ReadonlyMap<number, CourseRules>,
+    enrolledAt: ReadonlyMap<string, string>,
+    now: Date,
+    out: Map<string, CourseSummary>,
+  ): Promise<void> {
+    const courseIds = [...new Set(pairs.map((p) => p.course_id))];
+    const items = await this.courses.publishedItems(courseIds);
+    const records = await this.progress.records([...new Set(pairs.map((p) => p.user_id))], {
+      lessonIds: [...items.values()].flatMap((i) => i.lessonIds),
+      testIds: [...items.values()].flatMap((i) => i.testIds),
+    });
+    const none = { lessons: new Map(), attempts: new Map() };
+    for (const p of pairs) {
+      const course = rules.get(p.course_id);
+      if (!course) continue;
+      const { items: _items, ...summary } = courseState({
+        course,
+        items: items.get(p.course_id) ?? { lessonIds: [], testIds: [] },
+        records: records.get(p.user_id) ?? none,
+        enrolledAt: enrolledAt.get(key(p.user_id, p.course_id)) ?? null,
+        now,
+      });
+      out.set(key(p.user_id, p.course_id), summary);
+    }
+  }
+
+  /** The stored rows of the users in the courses, by pair. */
+  async rows(userIds: readonly number[], courseIds?: readonly number[]): Promise<Map<string, StoredState>> {
+    const out = new Map<string, StoredState>();
+    for (let i = 0; i < userIds.length; i += 2000) {
+      let q = this.db
+        .selectFrom('learning_states')
+        .selectAll()
+        .where('user_id', 'in', userIds.slice(i, i + 2000));
+      if (courseIds) q = q.where('course_id', 'in', courseIds);
+      for (const r of await q.execute()) out.set(key(r.user_id, r.course_id), r);
+    }
+    return out;
+  }
+}
+
+function storedRow(
+  userId: number,
+  course: CourseRules,
+  items: CourseItems,
+  records: Parameters<typeof courseState>[0]['records'],
+  enrolledAt: string | null,
+  now: Date,
+): StoredState {
+  const s = courseState({ course, items, records, enrolledAt, now });
+  return {
+    user_id: userId,
+    course_id: course.id,
+    cycle: s.cycle,
+    cycle_start: s.cycle_start,
+    started_at: s.started_at,
+    completed_at: s.completed_at,
+    lessons_completed: s.lessons.completed,
+    tests_completed: s.tests.completed,
+    deadline: s.deadline,
+    valid_until: stateValidUntil(course, s),
+  };
+}
+
+/**
+ * The learning state over an executor outside the app (migrations, seeders, tests that write rows
+ * directly): an enrollment repository whose changes keep the rows, and the keeper itself.
+ */
+export function learningStatesOver(executor: Pick<UnitOfWork, 'db'>, clock: Clock = systemClock) {
+  const enrollment = new EnrollmentRepository(executor);
+  const courses = new CoursesRepository(executor);
+  const states = new LearningStates(executor, courses, new ProgressRepository(executor), enrollment, clock);
+  enrollment.onChange((change) => states.enrollmentsChanged(change));
+  return { enrollment, states };
+}

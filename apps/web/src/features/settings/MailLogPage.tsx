@@ -1,0 +1,134 @@
+import type { MailLogItem } from '@lms/contract';
+import { Badge, Group, Pagination, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
+import { errorStatus } from '../../lib/errors';
+import {
+  formatSentAt,
+  MAIL_KIND_COLORS,
+  MAIL_KIND_LABELS,
+  MAIL_LOG_PER_PAGE,
+  MAIL_LOG_TEXTS as M,
+  useMailLog,
+} from './mailLog';
+import { SettingsFrame } from './SettingsFrame';
+import { T } from './texts';
+import { AccessDenied, DataTableBody, SettingsTable, TableCard, useErrorToast } from './ui';
+
+const COLUMNS = 4;
+
+/** /settings/mail-log: every mail the platform sent, newest first, a page at a time (issue 16). */
+export default function MailLogPage() {
+  return (
+    <SettingsFrame>
+      <MailLogTab />
+    </SettingsFrame>
+  );
+}
+
+function MailLogTab() {
+  const [page, setPage] = useState(1);
+  const log = useMailLog(page);
+  const forbidden = errorStatus(log.error) === 403;
+  useErrorToast(log, T.loadError, 'settings-load-error', !forbidden);
+  const rows = log.data?.items ?? [];
+  const total = log.data?.total ?? 0;
+  const perPage = log.data?.per_page ?? MAIL_LOG_PER_PAGE;
+  const pages = Math.max(1, Math.ceil(total / perPage));
+  const shownPage = log.data?.page ?? page;
+  const phone = useMediaQuery('(max-width: 47.99em)');
+
+  // a page past the end (the log cannot shrink, but a stale page number can): go to the last one
+  const pastEnd = !log.isPlaceholderData && log.isSuccess && rows.length === 0 && total > 0 && page > pages;
+  useEffect(() => {
+    if (pastEnd) setPage(pages);
+  }, [pastEnd, pages]);
+
+  if (forbidden) return <AccessDenied />;
+
+  return (
+    <Stack gap="md">
+      <Text size="sm" c="dimmed">
+        {M.intro}
+      </Text>
+      <TableCard>
+        <div aria-busy={log.isPlaceholderData} style={{ opacity: log.isPlaceholderData ? 0.6 : 1 }}>
+          <SettingsTable
+            label={M.tab}
+            minWidth={720}
+            head={
+              <>
+                <Table.Th>{M.colRecipient}</Table.Th>
+                <Table.Th>{M.colKind}</Table.Th>
+                <Table.Th>{M.colCourse}</Table.Th>
+                <Table.Th>{M.colSent}</Table.Th>
+              </>
+            }
+          >
+            <DataTableBody
+              query={log}
+              rows={rows}
+              columns={COLUMNS}
+              search=""
+              emptyText={M.empty}
+              renderRow={(mail) => <MailRow key={mail.id} mail={mail} />}
+            />
+          </SettingsTable>
+        </div>
+      </TableCard>
+      {total > perPage ? (
+        <Group component="nav" aria-label={M.pages} justify="space-between" gap="sm" wrap="wrap">
+          <Text size="sm" c="dimmed">
+            {M.shown((shownPage - 1) * perPage + 1, Math.min(shownPage * perPage, total), total)}
+          </Text>
+          <Pagination
+            total={pages}
+            value={Math.min(page, pages)}
+            onChange={setPage}
+            siblings={phone ? 0 : 1}
+            size="sm"
+            radius="md"
+            getItemProps={(n) => ({ 'aria-label': T.pageN(n) })}
+            getControlProps={(control) => ({ 'aria-label': T.pageControl[control] })}
+          />
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}
+
+function MailRow({ mail }: { mail: MailLogItem }) {
+  return (
+    <Table.Tr data-testid="mail-row">
+      <Table.Td miw={220}>
+        <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+          {mail.recipient}
+        </Text>
+        {mail.user_name ? (
+          <Text size="xs" c="dimmed">
+            {mail.user_name}
+          </Text>
+        ) : null}
+      </Table.Td>
+      <Table.Td>
+        <Badge variant="light" color={MAIL_KIND_COLORS[mail.kind]} radius="sm" tt="none" fw={600}>
+          {MAIL_KIND_LABELS[mail.kind]}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        {mail.course_name ? (
+          <Text size="sm">{mail.course_name}</Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {M.noCourse}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <Text size="sm" component="time" dateTime={mail.sent_at}>
+          {formatSentAt(mail.sent_at)}
+        </Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}

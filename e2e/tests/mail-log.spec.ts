@@ -1,0 +1,85 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, DEMO_PASSWORD, LOGIN_DOMAIN } from '../server.js';
+import { apiCall, signIn, toast } from './helpers.js';
+
+/**
+ * Issue 16: every mail sent is listed for admins under the school settings ('Журнал писем'), and a
+ * learner turns deadline reminder mails off in the profile.
+ */
+
+test.use({ baseURL: process.env.E2E_BASE_URL });
+
+const LEARNER = `learner@${LOGIN_DOMAIN}`;
+/** A unique address, so the spec can run more than once against one database. */
+const EMPLOYEE = `mail-log-${Date.now().toString(36)}@${LOGIN_DOMAIN}`;
+
+interface Named {
+  id: number;
+  name: string;
+  code?: string;
+}
+
+async function createEmployee(page: Page): Promise<void> {
+  const roles = (await apiCall(page, 'GET', '/api/admin/roles')) as { result: { items: Named[] } };
+  const departments = (await apiCall(page, 'GET', '/api/admin/departments')) as { result: { items: Named[] } };
+  const learnerRole = roles.result.items.find((r) => r.code === 'learner');
+  const department = departments.result.items[0];
+  if (!learnerRole || !department) throw new Error('the demo company has no learner role or department');
+  await apiCall(page, 'POST', '/api/admin/users', {
+    first_name: 'Вера',
+    last_name: 'Журавлёва',
+    login: EMPLOYEE,
+    password: '',
+    department_id: department.id,
+    role_id: learnerRole.id,
+    course_ids: [],
+    position: null,
+  });
+}
+
+test('an admin sees the password mail of a new employee in the mail log', async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await createEmployee(page);
+
+  await page.goto('/settings');
+  const nav = page.getByRole('navigation', { name: 'Разделы настроек' });
+  await nav.getByRole('link', { name: 'Журнал писем' }).click();
+  await expect(page).toHaveURL(/\/settings\/mail-log$/);
+  await expect(nav.getByRole('link', { name: 'Журнал писем' })).toHaveAttribute('aria-current', 'page');
+  const table = page.getByRole('table', { name: 'Журнал писем' });
+  await expect(table.getByRole('columnheader')).toHaveText(['Получатель', 'Тип', 'Курс', 'Отправлено']);
+
+  // The row is written once the mail is delivered (in the background): reload until it is there.
+  const row = table.getByTestId('mail-row').filter({ hasText: EMPLOYEE });
+  await expect(async () => {
+    await page.reload();
+    await expect(row).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(row).toContainText('Журавлёва Вера');
+  await expect(row).toContainText('Пароль нового сотрудника');
+  await expect(row.getByRole('cell').nth(2)).toHaveText('—');
+  await expect(row.locator('time')).toHaveText(/^\d\d\.\d\d\.\d{4}, \d\d:\d\d$/);
+  // Newest first: the new employee's mail is the first row.
+  await expect(table.getByTestId('mail-row').first()).toContainText(EMPLOYEE);
+});
+
+test('a learner turns reminder mails off in the profile, and it stays after a reload', async ({ page }) => {
+  await signIn(page, LEARNER, DEMO_PASSWORD);
+  await page.getByRole('navigation', { name: 'Главное меню' }).getByRole('link', { name: 'Мой профиль' }).click();
+  const card = page.getByRole('region', { name: 'Уведомления' });
+  const toggle = card.getByRole('switch', { name: /^Напоминания о сроках по почте/ });
+  await expect(card).toContainText('Письма о приближении и наступлении срока курса и о новом цикле обучения');
+  await expect(toggle).toBeChecked();
+
+  await toggle.uncheck();
+  await expect(toast(page, 'Напоминания о сроках отключены')).toBeVisible();
+  await expect(toggle).not.toBeChecked();
+  await page.reload();
+  await expect(card.getByRole('switch', { name: /^Напоминания о сроках по почте/ })).not.toBeChecked();
+
+  // Back on, so that other specs meet the demo learner as it was.
+  await card.getByRole('switch', { name: /^Напоминания о сроках по почте/ }).check();
+  await expect(toast(page, 'Напоминания о сроках включены')).toBeVisible();
+  await page.reload();
+  await expect(card.getByRole('switch', { name: /^Напоминания о сроках по почте/ })).toBeChecked();
+});
