@@ -64,6 +64,8 @@ import { MailLogService } from './modules/mail/service.js';
 import { ProgressRepository } from './modules/progress/repository.js';
 import { LearningEngine } from './modules/progress/service.js';
 import { LearningStates } from './modules/progress/states.js';
+import { RemindersRepository } from './modules/reminders/repository.js';
+import { RemindersService, type PassResult } from './modules/reminders/service.js';
 import { Credentials } from './modules/users/credentials.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { usersRoutes } from './modules/users/routes.js';
@@ -100,6 +102,8 @@ export interface BackgroundJobs {
   sweepExpiredAttempts(): Promise<number>;
   /** Rewrites learning states whose next recurrence cycle has opened; returns how many. */
   renewLearningStates(): Promise<number>;
+  /** Sends the deadline reminders and weekly digests that are due (each at most once). */
+  remind(): Promise<PassResult>;
 }
 
 export type App = FastifyInstance & { registeredRoutes: readonly RegisteredRoute[]; jobs: BackgroundJobs };
@@ -291,9 +295,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return reply.code(404).send({ result: { success: false, message: MESSAGES.notFound } });
   });
 
+  const reminders = new RemindersService(
+    uow,
+    new RemindersRepository(uow),
+    engine,
+    analytics,
+    mailer,
+    mailContext,
+    clock,
+  );
   const jobs: BackgroundJobs = {
     sweepExpiredAttempts: () => attempts.sweep(),
     renewLearningStates: () => uow.run(() => engine.renewExpired()),
+    remind: () => reminders.pass(),
   };
   return Object.assign(app, { registeredRoutes, jobs }) as unknown as App;
 }

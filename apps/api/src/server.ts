@@ -58,6 +58,15 @@ async function main(): Promise<void> {
   }, 60_000);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
+  // Deadline reminders and weekly digests (REMINDERS=off stops them); each mail is claimed once in the
+  // database, so several server processes may run this pass side by side.
+  if (config.reminders.enabled) {
+    const remind = setInterval(() => {
+      app.jobs.remind().catch((error: unknown) => app.log.error({ err: error }, 'reminder pass failed'));
+    }, config.reminders.intervalMs);
+    remind.unref();
+    app.addHook('onClose', async () => clearInterval(remind));
+  }
   await app.listen({ port: config.port, host: config.host });
   // The address the socket really has (PORT=0 picks a free port), not what the config asked for.
   const lines = [`\n  Платформа обучения запущена: ${listenUrl(app.server.address())}`];

@@ -39,6 +39,10 @@ export class MailLogRepository {
     await this.db.insertInto('mail_log').values(entry).execute();
   }
 
+  async insertMany(entries: readonly MailLogEntry[]): Promise<void> {
+    if (entries.length > 0) await this.db.insertInto('mail_log').values(entries).execute();
+  }
+
   /** One page, newest first (the order of `mail_log_sent_idx`), with the user's and course's names. */
   async page(limit: number, offset: number): Promise<{ rows: MailLogRecord[]; total: number }> {
     const [rows, count] = await Promise.all([

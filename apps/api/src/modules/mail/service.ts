@@ -2,7 +2,9 @@ import { MAIL_LOG_PER_PAGE_DEFAULT, type MailKind, type MailLogItem, type MailLo
 import { iso, type Clock } from '../../platform/clock.js';
 import type { AuditedMail, MailAuditSink } from '../../platform/mail/mailer.js';
 import { fullName } from '../auth/permissions.js';
-import type { MailLogRecord, MailLogRepository } from './repository.js';
+import type { MailLogEntry, MailLogRecord, MailLogRepository } from './repository.js';
+
+const ENTRIES_PER_INSERT = 300;
 
 function toItem(r: MailLogRecord): MailLogItem {
   return {
@@ -30,8 +32,16 @@ export class MailLogService implements MailAuditSink {
     private readonly clock: Clock,
   ) {}
 
-  async record(message: AuditedMail): Promise<void> {
-    await this.repo.insert({
+  #batch: MailLogEntry[] = [];
+  #flush: Promise<void> | null = null;
+
+  /**
+   * Mails delivered together (a reminder pass hands thousands to the mailer at once) are written as
+   * multi-row inserts on the next turn of the event loop, instead of one statement each queueing on
+   * the database connection ahead of every request.
+   */
+  record(message: AuditedMail): Promise<void> {
+    this.#batch.push({
       recipient: message.to,
       user_id: message.audit.user_id,
       kind: message.audit.kind,
@@ -39,6 +49,14 @@ export class MailLogService implements MailAuditSink {
       subject: message.subject,
       sent_at: iso(this.clock.now()),
     });
+    this.#flush ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const entries = this.#batch;
+      this.#batch = [];
+      this.#flush = null;
+      for (let i = 0; i < entries.length; i += ENTRIES_PER_INSERT)
+        await this.repo.insertMany(entries.slice(i, i + ENTRIES_PER_INSERT));
+    });
+    return this.#flush;
   }
 
   async page(query: MailLogQuery) {

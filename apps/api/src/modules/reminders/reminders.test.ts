@@ -1,0 +1,180 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { DAY, MINUTE } from '../../platform/clock.js';
+import { CapturingMailer } from '../../platform/mail/mailer.js';
+import {
+  clientAs,
+  createCourse,
+  createDepartment,
+  createModuleWith,
+  createTestApp,
+  createUser,
+  dialectName,
+  type Client,
+  type TestContext,
+} from '../../test/harness.js';
+import { weekOf } from './service.js';
+
+const PUBLIC_URL = 'https://learn.example.com';
+
+describe(`deadline reminders and weekly digests (${dialectName})`, () => {
+  let ctx: TestContext;
+  let admin: Client;
+  let adminEmail: string;
+  let course: number;
+  let lesson: number;
+  let department: number;
+  let learner: { id: number; email: string; client: Client };
+  let quiet: { id: number; email: string };
+  let manager: { id: number; email: string };
+  const start = new Date('2026-03-02T09:00:00.000Z'); // a Monday
+
+  beforeEach(async () => {
+    ctx = await createTestApp({ PUBLIC_URL });
+    ctx.clock.set(start);
+    const a = await clientAs(ctx, 'admin');
+    admin = a.client;
+    adminEmail = a.user.email;
+    department = await createDepartment(ctx.db, 'Склад');
+    course = await createCourse(ctx.db, 'Охрана труда', { is_published: true });
+    lesson = (await createModuleWith(ctx.db, course, { lessons: 1 })).lessonIds[0] as number;
+    const settings = await admin.put(`/api/courses/${course}`, {
+      has_deadline: true,
+      deadline_type: 'from_enrollment',
+      deadline_value: 10,
+      deadline_warning_days: 3,
+      has_recurrence: true,
+      recurrence_value: 30,
+    });
+    expect(settings.statusCode).toBe(200);
+    const l = await clientAs(ctx, 'learner', { department_id: department, first_name: 'Анна', last_name: 'Иванова' });
+    learner = { id: l.user.id, email: l.user.email, client: l.client };
+    const q = await clientAs(ctx, 'learner', { department_id: department, first_name: 'Олег', last_name: 'Тихий' });
+    quiet = { id: q.user.id, email: q.user.email };
+    expect((await q.client.put('/api/profile/preferences', { reminder_mails: false })).statusCode).toBe(200);
+    manager = await createUser(ctx.db, { role: 'manager', department_id: department });
+    for (const id of [learner.id, quiet.id])
+      expect(
+        (await admin.post('/api/admin/user-courses/attach', { user_id: id, course_ids: [course] })).statusCode,
+      ).toBe(200);
+    await ctx.mailer.idle();
+    ctx.mailer.sent.length = 0;
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  const at = (ms: number) => ctx.clock.set(new Date(start.getTime() + ms));
+  const reminders = (to: string) => ctx.mailer.sent.filter((m) => m.to === to && m.audit?.kind.startsWith('reminder'));
+
+  it('sends each kind once, on the right day and not before, to learners who want them', async () => {
+    at(7 * DAY - MINUTE);
+    expect((await ctx.app.jobs.remind()).reminders).toBe(0);
+
+    at(7 * DAY + MINUTE); // the warning window: 3 days before the 10-day deadline
+    expect((await ctx.app.jobs.remind()).reminders).toBe(1);
+    const almost = reminders(learner.email);
+    expect(almost).toHaveLength(1);
+    expect(almost[0]?.audit).toEqual({ kind: 'reminder_almost_overdue', user_id: learner.id, course_id: course });
+    expect(almost[0]?.subject).toContain('«Охрана труда»');
+    expect(almost[0]?.text).toContain('12.03.2026');
+    expect(almost[0]?.text).toContain(`${PUBLIC_URL}/courses/${course}`);
+    expect(almost[0]?.html).toContain(`href="${PUBLIC_URL}/courses/${course}"`);
+    expect(reminders(quiet.email)).toHaveLength(0);
+    at(8 * DAY);
+    expect((await ctx.app.jobs.remind()).reminders).toBe(0);
+
+    at(10 * DAY - MINUTE);
+    expect((await ctx.app.jobs.remind()).reminders).toBe(0);
+    at(10 * DAY + MINUTE);
+    expect((await ctx.app.jobs.remind()).reminders).toBe(1);
+    expect(reminders(learner.email).map((m) => m.audit?.kind)).toEqual(['reminder_almost_overdue', 'reminder_overdue']);
+    expect(reminders(learner.email)[1]?.text).toContain('истёк 12.03.2026');
+    at(15 * DAY);
+    expect((await ctx.app.jobs.remind()).reminders).toBe(0);
+
+    // Completed on day 15: the next cycle opens 30 days later, due 10 days after that.
+    await learner.client.signIn(learner.email);
+    expect((await learner.client.post(`/api/lessons/${lesson}/complete`)).statusCode).toBe(200);
+    at(45 * DAY - MINUTE);
+    expect((await ctx.app.jobs.remind()).reminders).toBe(0);
+    at(45 * DAY + MINUTE);
+    expect((await ctx.app.jobs.remind()).reminders).toBe(1);
+    const cycle = reminders(learner.email)[2];
+    expect(cycle?.audit?.kind).toBe('reminder_new_cycle');
+    expect(cycle?.text).toContain('повторно до 26.04.2026');
+    expect((await ctx.app.jobs.remind()).reminders).toBe(0);
+    // The new cycle has its own warning and overdue reminders.
+    at(52 * DAY + MINUTE);
+    expect((await ctx.app.jobs.remind()).reminders).toBe(1);
+    expect(reminders(learner.email).at(-1)?.audit?.kind).toBe('reminder_almost_overdue');
+    expect(reminders(quiet.email)).toHaveLength(0);
+
+    await ctx.mailer.idle();
+    const logged = await ctx.db.kysely
+      .selectFrom('mail_log')
+      .select(['kind', 'user_id', 'course_id'])
+      .where('user_id', '=', learner.id)
+      .orderBy('id')
+      .execute();
+    expect(logged.map((r) => r.kind)).toEqual([
+      'reminder_almost_overdue',
+      'reminder_overdue',
+      'reminder_new_cycle',
+      'reminder_almost_overdue',
+    ]);
+  });
+
+  it('never sends twice across two app instances sharing the database, even when they run at once', async () => {
+    const otherMailer = new CapturingMailer();
+    const other = await buildApp({
+      config: ctx.config,
+      db: ctx.db,
+      clock: ctx.clock,
+      mailer: otherMailer,
+      secret: 'test-secret-0123456789-0123456789',
+    });
+    await other.ready();
+    try {
+      at(10 * DAY + MINUTE); // overdue, and the warning window has passed unnoticed
+      const results = await Promise.all([ctx.app.jobs.remind(), other.jobs.remind(), ctx.app.jobs.remind()]);
+      expect(results.reduce((n, r) => n + r.reminders, 0)).toBe(1);
+      const all = [...ctx.mailer.sent, ...otherMailer.sent].filter((m) => m.to === learner.email);
+      expect(all.map((m) => m.audit?.kind)).toEqual(['reminder_overdue']);
+      expect((await other.jobs.remind()).reminders).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('gives each manager a weekly picture of their department and admins the company, once a week', async () => {
+    const elsewhere = await createDepartment(ctx.db, 'Бухгалтерия');
+    const calm = await createUser(ctx.db, { role: 'manager', department_id: elsewhere });
+    const adminUser = await createUser(ctx.db, { role: 'admin' });
+    const off = await createUser(ctx.db, { role: 'manager', department_id: department });
+    await ctx.db.kysely.updateTable('users').set({ digest_mails: false }).where('id', '=', off.id).execute();
+
+    at(8 * DAY); // Tuesday of the next week: both learners almost overdue
+    await ctx.app.jobs.remind();
+    const digests = () => ctx.mailer.sent.filter((m) => m.audit?.kind === 'manager_digest');
+    expect(
+      digests()
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual([adminEmail, adminUser.email, manager.email].sort());
+    const mine = digests().find((m) => m.to === manager.email);
+    expect(mine?.subject).toContain('почти просрочено 2');
+    expect(mine?.text).toContain('Иванова Анна — «Охрана труда», срок 12.03.2026');
+    expect(mine?.text).toContain('Тихий Олег');
+    expect(digests().some((m) => m.to === calm.email || m.to === off.email)).toBe(false);
+
+    at(11 * DAY); // same week: nothing more, although they are overdue now
+    await ctx.app.jobs.remind();
+    expect(digests()).toHaveLength(3);
+    expect(weekOf(new Date(start.getTime() + 14 * DAY))).toBe('2026-03-16');
+    at(14 * DAY + MINUTE);
+    await ctx.app.jobs.remind();
+    expect(digests()).toHaveLength(6);
+    expect(digests().find((m, i) => i >= 3 && m.to === manager.email)?.subject).toContain('просрочено 2,');
+  });
+});
