@@ -11,6 +11,8 @@ export const profile = z.object({
   email: z.string(),
   /** Whether deadline reminder mails go to the user (issue 16); the manager's digest is not one. */
   reminder_mails: z.boolean(),
+  /** The weekly team digest (issue 16) for managers and admins; null for roles that get none. */
+  digest_mails: z.boolean().nullable(),
 });
 export type Profile = z.infer<typeof profile>;
 export const profileResponse = z.object({ result: z.object({ success: z.literal(true) }), data: profile });
@@ -25,13 +27,19 @@ export const changePasswordRequest = z.object({
 
 export const REMINDER_MAILS_MESSAGE = 'Укажите, присылать ли напоминания о сроках: да или нет';
 /** PUT /api/profile/preferences */
+export const DIGEST_MAILS_MESSAGE = 'Укажите, присылать ли еженедельную сводку: да или нет';
+export const DIGEST_NOT_FOR_ROLE = 'Еженедельная сводка приходит только руководителям и администраторам';
+/** PUT /api/profile/preferences (`digest_mails` only for managers and admins) */
 export const profilePreferencesRequest = z.object({
   reminder_mails: z.boolean({ error: REMINDER_MAILS_MESSAGE }),
+  digest_mails: z.boolean({ error: DIGEST_MAILS_MESSAGE }).optional(),
 });
-export type ProfilePreferences = z.infer<typeof profilePreferencesRequest>;
+export type ProfilePreferencesChange = z.infer<typeof profilePreferencesRequest>;
+export const profilePreferences = z.object({ reminder_mails: z.boolean(), digest_mails: z.boolean().nullable() });
+export type ProfilePreferences = z.infer<typeof profilePreferences>;
 export const profilePreferencesResponse = z.object({
   result: z.object({ success: z.literal(true), message: z.string().optional() }),
-  data: profilePreferencesRequest,
+  data: profilePreferences,
 });
 
 export const PROFILE_MESSAGES = {

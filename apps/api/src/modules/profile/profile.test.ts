@@ -37,6 +37,7 @@ describe(`profile (${dialectName})`, () => {
         position: null,
         email: user.email,
         reminder_mails: true,
+        digest_mails: null,
       },
     });
     expect((await new Client(ctx.app).get('/api/profile')).statusCode).toBe(401);
@@ -89,7 +90,10 @@ describe(`profile (${dialectName})`, () => {
     const off = await client.put('/api/profile/preferences', { reminder_mails: false });
     expect([off.statusCode, off.json()]).toEqual([
       200,
-      { result: { success: true, message: 'Настройки сохранены' }, data: { reminder_mails: false } },
+      {
+        result: { success: true, message: 'Настройки сохранены' },
+        data: { reminder_mails: false, digest_mails: null },
+      },
     ]);
     expect((await client.get('/api/profile')).json().data.reminder_mails).toBe(false);
     expect((await other.get('/api/profile')).json().data.reminder_mails).toBe(true);
@@ -115,5 +119,26 @@ describe(`profile (${dialectName})`, () => {
     }
     expect((await client.get('/api/profile')).json().data.reminder_mails).toBe(false);
     expect((await new Client(ctx.app).put('/api/profile/preferences', { reminder_mails: true })).statusCode).toBe(401);
+    const digest = await client.put('/api/profile/preferences', { reminder_mails: false, digest_mails: false });
+    expect([digest.statusCode, digest.json().result.message]).toEqual([
+      422,
+      'Еженедельная сводка приходит только руководителям и администраторам',
+    ]);
+  });
+
+  it('lets a manager turn the weekly digest off and on; the reminder switch stays apart', async () => {
+    const { client } = await clientAs(ctx, 'manager');
+    expect((await client.get('/api/profile')).json().data).toMatchObject({ reminder_mails: true, digest_mails: true });
+    const off = await client.put('/api/profile/preferences', { reminder_mails: true, digest_mails: false });
+    expect(off.json().data).toEqual({ reminder_mails: true, digest_mails: false });
+    expect((await client.get('/api/profile')).json().data).toMatchObject({ reminder_mails: true, digest_mails: false });
+    const bad = await client.put('/api/profile/preferences', { reminder_mails: true, digest_mails: 'no' });
+    expect([bad.statusCode, bad.json().result.message]).toEqual([
+      422,
+      'Укажите, присылать ли еженедельную сводку: да или нет',
+    ]);
+    expect((await client.put('/api/profile/preferences', { reminder_mails: true })).json().data.digest_mails).toBe(
+      false,
+    );
   });
 });

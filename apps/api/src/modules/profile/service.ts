@@ -1,4 +1,11 @@
-import { PASSWORD_MIN, PROFILE_MESSAGES as P, type Profile, type ProfilePreferences } from '@lms/contract';
+import {
+  DIGEST_NOT_FOR_ROLE,
+  PASSWORD_MIN,
+  PROFILE_MESSAGES as P,
+  type Profile,
+  type ProfilePreferences,
+  type ProfilePreferencesChange,
+} from '@lms/contract';
 import { iso, MINUTE, type Clock } from '../../platform/clock.js';
 import { notFound, tooManyRequests, unprocessable } from '../../platform/errors.js';
 import { passwordGate, PASSWORD_GATE_BUSY } from '../../platform/passwordGate.js';
@@ -8,6 +15,8 @@ import type { Credentials } from '../users/credentials.js';
 import type { UsersRepository } from '../users/repository.js';
 
 const WRONG_OLD_PER_MINUTE = 5;
+/** Roles that get the weekly team digest (modules/reminders): their analytics scope is not empty. */
+const DIGEST_ROLES = new Set(['manager', 'admin']);
 
 /** The signed-in user's own record and password (DESIGN.md §6 "Profile"). */
 export class ProfileService {
@@ -19,7 +28,11 @@ export class ProfileService {
   ) {}
 
   async profile(userId: number): Promise<Profile> {
-    const [u, reminderMails] = await Promise.all([this.users.find(userId), this.users.reminderMails(userId)]);
+    const [u, reminderMails, digestMails] = await Promise.all([
+      this.users.find(userId),
+      this.users.reminderMails(userId),
+      this.users.digestMails(userId),
+    ]);
     if (!u || reminderMails === undefined) throw notFound();
     return {
       id: u.id,
@@ -30,13 +43,21 @@ export class ProfileService {
       position: u.position,
       email: u.email,
       reminder_mails: reminderMails,
+      digest_mails: DIGEST_ROLES.has(u.role_code) ? (digestMails ?? true) : null,
     };
   }
 
-  /** The user's own mail preferences (issue 16): deadline reminders on or off. */
-  async setPreferences(userId: number, input: ProfilePreferences): Promise<ProfilePreferences> {
-    if (!(await this.users.setReminderMails(userId, input.reminder_mails, iso(this.clock.now())))) throw notFound();
-    return { reminder_mails: input.reminder_mails };
+  /** The user's own mail preferences (issue 16): deadline reminders, and for managers and admins the digest. */
+  async setPreferences(userId: number, input: ProfilePreferencesChange): Promise<ProfilePreferences> {
+    const user = await this.users.find(userId);
+    if (!user) throw notFound();
+    const digestRole = DIGEST_ROLES.has(user.role_code);
+    if (input.digest_mails !== undefined && !digestRole) throw unprocessable(DIGEST_NOT_FOR_ROLE);
+    const now = iso(this.clock.now());
+    if (!(await this.users.setReminderMails(userId, input.reminder_mails, now))) throw notFound();
+    if (input.digest_mails !== undefined) await this.users.setDigestMails(userId, input.digest_mails, now);
+    const digest = digestRole ? ((await this.users.digestMails(userId)) ?? true) : null;
+    return { reminder_mails: input.reminder_mails, digest_mails: digest };
   }
 
   /**

@@ -254,6 +254,26 @@ export class UsersRepository {
     return row?.reminder_mails;
   }
 
+  /** Whether the weekly team digest goes to the user (issue 16); undefined for no live user. */
+  async digestMails(id: number): Promise<boolean | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('digest_mails')
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row?.digest_mails;
+  }
+
+  async setDigestMails(id: number, on: boolean, now: string): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ digest_mails: on, updated_at: now })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .execute();
+  }
+
   /** Sets the user's own reminder preference; false when there is no such live user. */
   async setReminderMails(id: number, on: boolean, now: string): Promise<boolean> {
     const rows = await this.db

@@ -22,6 +22,7 @@ const learner: Profile = {
   position: 'Менеджер по продажам',
   email: 'learner@company.ru',
   reminder_mails: true,
+  digest_mails: null,
 };
 
 const profileReply = (profile: Profile): MockReply => ({
@@ -38,7 +39,10 @@ function setup(opts: { profile?: Reply; change?: Reply; preferences?: Reply } = 
       opts.preferences ??
       ((request) => ({
         status: 200,
-        data: { result: { success: true, message: 'Настройки сохранены' }, data: request.body },
+        data: {
+          result: { success: true, message: 'Настройки сохранены' },
+          data: { digest_mails: null, ...(request.body as object) },
+        },
       })),
     'POST /api/profile/change-password': opts.change ?? {
       status: 200,
@@ -286,5 +290,24 @@ describe('reminder mails switch', { timeout: 20_000 }, () => {
     await ue.click(toggle);
     expect(await screen.findByText(text)).toBeInTheDocument();
     expect(toggle).toBeChecked();
+  });
+
+  it('shows managers the weekly digest switch, saved apart from the reminders; learners do not see it', async () => {
+    const { ue, requests } = setup({
+      profile: profileReply({ ...learner, role: { name: 'Руководитель' }, digest_mails: true }),
+    });
+    const digest = await screen.findByRole('switch', { name: /^Еженедельная сводка по команде/ });
+    expect(digest).toBeChecked();
+    await ue.click(digest);
+    expect(await screen.findByText('Еженедельная сводка отключена')).toBeInTheDocument();
+    expect(preferenceCalls(requests).map((r) => r.body)).toEqual([{ reminder_mails: true, digest_mails: false }]);
+    expect(digest).not.toBeChecked();
+    expect(await reminderSwitch()).toBeChecked();
+  });
+
+  it('has no digest switch for a learner', async () => {
+    setup();
+    await reminderSwitch();
+    expect(screen.queryByRole('switch', { name: /^Еженедельная сводка/ })).not.toBeInTheDocument();
   });
 });

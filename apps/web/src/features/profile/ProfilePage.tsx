@@ -111,12 +111,24 @@ function MailCard({ profile }: { profile: Profile }) {
   const save = useSavePreferences();
   const titleId = useId();
   const checked = save.isPending ? save.variables.reminder_mails : profile.reminder_mails;
-  const onChange = (on: boolean) => {
+  const digest =
+    save.isPending && save.variables.digest_mails !== undefined ? save.variables.digest_mails : profile.digest_mails;
+  const onChange = (change: { reminder_mails?: boolean; digest_mails?: boolean }) => {
     hideToast(PREFERENCES_TOAST_ID);
+    const isDigest = change.digest_mails !== undefined;
     save.mutate(
-      { reminder_mails: on },
+      { reminder_mails: change.reminder_mails ?? profile.reminder_mails, ...change },
       {
-        onSuccess: (saved) => toastSuccess(saved.reminder_mails ? T.reminderMailsOn : T.reminderMailsOff),
+        onSuccess: (saved) =>
+          toastSuccess(
+            isDigest
+              ? saved.digest_mails
+                ? T.digestMailsOn
+                : T.digestMailsOff
+              : saved.reminder_mails
+                ? T.reminderMailsOn
+                : T.reminderMailsOff,
+          ),
         onError: (error) => toastError(messageOr(error, T.preferencesFailed), PREFERENCES_TOAST_ID),
       },
     );
@@ -137,9 +149,19 @@ function MailCard({ profile }: { profile: Profile }) {
           label={T.reminderMails}
           description={T.reminderMailsHint}
           checked={checked}
-          onChange={(event) => onChange(event.currentTarget.checked)}
+          onChange={(event) => onChange({ reminder_mails: event.currentTarget.checked })}
           styles={{ label: { fontWeight: 500 } }}
         />
+        {digest !== null && (
+          <Switch
+            size="md"
+            label={T.digestMails}
+            description={T.digestMailsHint}
+            checked={digest}
+            onChange={(event) => onChange({ digest_mails: event.currentTarget.checked })}
+            styles={{ label: { fontWeight: 500 } }}
+          />
+        )}
       </Stack>
     </Paper>
   );

@@ -4,6 +4,7 @@ import {
   successResponse,
   type Profile,
   type ProfilePreferences,
+  type ProfilePreferencesChange,
 } from '@lms/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { parseAnswer } from '../../lib/answer';
@@ -43,8 +44,11 @@ export function useChangePassword() {
 }
 
 /** PUT /api/profile/preferences: the saved preferences, or a throw carrying the server's message. */
-export async function savePreferences(preferences: ProfilePreferences): Promise<ProfilePreferences> {
-  const body: ProfilePreferences = { reminder_mails: preferences.reminder_mails };
+export async function savePreferences(preferences: ProfilePreferencesChange): Promise<ProfilePreferences> {
+  const body: ProfilePreferencesChange = {
+    reminder_mails: preferences.reminder_mails,
+    ...(preferences.digest_mails === undefined ? {} : { digest_mails: preferences.digest_mails }),
+  };
   const { data } = await http.put<unknown>('/api/profile/preferences', body);
   return parseAnswer(profilePreferencesResponse, data).data;
 }
