@@ -17,7 +17,9 @@ import { LearningEngine } from '../modules/progress/service.js';
 import { learningStatesOver } from '../modules/progress/states.js';
 import { CapturingMailer } from '../platform/mail/mailer.js';
 import { systemClock } from '../platform/clock.js';
-import { COURSES, seedOrganisation } from './organisation.js';
+import { COURSES, seedOrganisation, seedSessions, type SessionHeaders } from './organisation.js';
+
+const SECRET = 'bench-secret-0123456789-0123456789';
 
 const USERS = Number(process.env.SCALE_USERS ?? 10_000);
 
@@ -43,7 +45,7 @@ async function main() {
       config,
       db,
       clock: systemClock,
-      secret: 'bench-secret-0123456789-0123456789',
+      secret: SECRET,
       mailer: new CapturingMailer(),
     });
     await app.ready();
@@ -66,6 +68,49 @@ async function main() {
     }
     console.log(
       `GET /api/user/courses (one learner, 10 visible courses + open ones): ${stats(samples)}  [target < 20 ms]`,
+    );
+
+    // Analytics (issue 15 item 4) reads the maintained state: a manager's department, everyone, the modal.
+    const adminRole = await k.selectFrom('roles').select('id').where('code', '=', 'admin').executeTakeFirstOrThrow();
+    const adminRow = await k
+      .insertInto('users')
+      .values({
+        first_name: 'Админ',
+        last_name: 'Бенч',
+        email: 'admin@bench.local',
+        password_hash: 'seeded-without-password',
+        role_id: adminRole.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const [managerHeaders, adminHeaders] = await seedSessions(db, [1, adminRow.id], SECRET);
+    const timed = async (label: string, headers: SessionHeaders | undefined, url: string, runs: number) => {
+      const out: number[] = [];
+      for (let i = 0; i < runs + 3; i++) {
+        const t = performance.now();
+        const res = await app.inject({ method: 'GET', url, headers: headers ?? {} });
+        if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+        if (i >= 3) out.push(performance.now() - t);
+      }
+      console.log(`${label}: ${stats(out)}`);
+    };
+    await timed(
+      'GET /api/analytics/users, manager of 500  [target < 30 ms]',
+      managerHeaders,
+      '/api/analytics/users',
+      20,
+    );
+    await timed(
+      `GET /api/analytics/users, admin, all ${USERS}  [target < 150 ms]`,
+      adminHeaders,
+      '/api/analytics/users',
+      8,
+    );
+    await timed(
+      'GET /api/analytics/users/{id} (employee modal)  [target < 20 ms]',
+      managerHeaders,
+      '/api/analytics/users/21',
+      20,
     );
 
     const uow = new UnitOfWork(k, db.kind);
