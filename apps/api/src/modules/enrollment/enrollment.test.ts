@@ -1,3 +1,4 @@
+import { random } from '../../test/random.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   clientAs,
@@ -38,20 +39,6 @@ describe(`enrollment at scale (${dialectName})`, () => {
     expect(Date.parse(rows[0]?.enrolled_at ?? '')).toBe(Date.parse('2026-01-01T00:00:00.000Z'));
   });
 });
-
-/** A small deterministic generator: the same seed replays the same sequence when a step fails. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
-    return state / 2 ** 32;
-  };
-  return {
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(list: readonly T[]): T | undefined => list[Math.floor(next() * list.length)],
-    some: <T>(list: readonly T[]): T[] => list.filter(() => next() < 0.35),
-  };
-}
 
 describe(`maintained enrollments equal the sources after any sequence of changes (${dialectName})`, () => {
   let ctx: TestContext;

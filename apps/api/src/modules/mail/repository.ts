@@ -35,10 +35,6 @@ export class MailLogRepository {
     return this.source.db;
   }
 
-  async insert(entry: MailLogEntry): Promise<void> {
-    await this.db.insertInto('mail_log').values(entry).execute();
-  }
-
   async insertMany(entries: readonly MailLogEntry[]): Promise<void> {
     if (entries.length > 0) await this.db.insertInto('mail_log').values(entries).execute();
   }

@@ -1,3 +1,4 @@
+import { random } from '../../test/random.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnitOfWork } from '../../db/unitOfWork.js';
 import { DAY, HOUR } from '../../platform/clock.js';
@@ -14,20 +15,6 @@ import { CoursesRepository } from '../courses/repository.js';
 import { ProgressRepository } from './repository.js';
 import { LearningEngine, stateKey } from './service.js';
 import { learningStatesOver } from './states.js';
-
-/** A small deterministic generator: the same seed replays the same sequence when a step fails. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
-    return state / 2 ** 32;
-  };
-  return {
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T,
-    chance: (p: number) => next() < p,
-  };
-}
 
 describe(`maintained learning state equals the engine's recomputation after any events (${dialectName})`, () => {
   let ctx: TestContext;
