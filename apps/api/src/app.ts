@@ -102,8 +102,12 @@ export interface BackgroundJobs {
   sweepExpiredAttempts(): Promise<number>;
   /** Rewrites learning states whose next recurrence cycle has opened; returns how many. */
   renewLearningStates(): Promise<number>;
-  /** Sends the deadline reminders and weekly digests that are due (each at most once). */
+  /**
+   * Claims the deadline reminders and weekly digests that are due (each at most once) and starts
+   * handing them to the mailer; `remindersDelivered` waits for their delivery.
+   */
   remind(): Promise<PassResult>;
+  remindersDelivered(): Promise<void>;
 }
 
 export type App = FastifyInstance & { registeredRoutes: readonly RegisteredRoute[]; jobs: BackgroundJobs };
@@ -304,10 +308,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     mailContext,
     clock,
   );
+  // Before the database closes: mails claimed but not yet handed over are given back.
+  app.addHook('preClose', () => reminders.close());
   const jobs: BackgroundJobs = {
     sweepExpiredAttempts: () => attempts.sweep(),
     renewLearningStates: () => uow.run(() => engine.renewExpired()),
     remind: () => reminders.pass(),
+    remindersDelivered: () => reminders.delivered(),
   };
   return Object.assign(app, { registeredRoutes, jobs }) as unknown as App;
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { DAY, MINUTE } from '../../platform/clock.js';
-import { CapturingMailer } from '../../platform/mail/mailer.js';
+import { BackgroundMailer, CapturingMailer } from '../../platform/mail/mailer.js';
 import {
   clientAs,
   createCourse,
@@ -145,6 +145,67 @@ describe(`deadline reminders and weekly digests (${dialectName})`, () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("hands a mass mailing over at the mailer's pace and gives back on shutdown what it never handed over", async () => {
+    const many = 150;
+    const model = await ctx.db.kysely
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', learner.id)
+      .executeTakeFirstOrThrow();
+    const { id: _id, ...rest } = model;
+    const crowd = await ctx.db.kysely
+      .insertInto('users')
+      .values(Array.from({ length: many }, (_, i) => ({ ...rest, email: `crowd-${i}@example.com` })))
+      .returning('id')
+      .execute();
+    for (const u of crowd)
+      expect(
+        (await admin.post('/api/admin/user-courses/attach', { user_id: u.id, course_ids: [course] })).statusCode,
+      ).toBe(200);
+    const gates: (() => void)[] = [];
+    let open = false;
+    const delivered: string[] = [];
+    const slowMailer = new BackgroundMailer(
+      async (m) => {
+        if (!open) await new Promise<void>((r) => gates.push(r));
+        delivered.push(m.to);
+      },
+      { info: () => {}, error: () => {} },
+    );
+    const other = await buildApp({
+      config: ctx.config,
+      db: ctx.db,
+      clock: ctx.clock,
+      mailer: slowMailer,
+      secret: 'test-secret-0123456789-0123456789',
+    });
+    await other.ready();
+    at(10 * DAY + MINUTE);
+    const due = many + 1; // the learner who wants reminders, and the new ones; not the quiet one
+    expect((await other.jobs.remind()).reminders).toBe(due);
+    // Claimed all at once, but only a window waits in the mailer, composed when handed over.
+    expect(slowMailer.backlog()).toBeLessThanOrEqual(64);
+    expect(slowMailer.backlog()).toBeGreaterThan(0);
+    const closing = other.close();
+    for (let i = 0; i < 20 && gates.length === 0; i++) await new Promise((r) => setImmediate(r));
+    open = true;
+    for (const release of gates.splice(0)) release();
+    await closing;
+    const handed = delivered.length;
+    expect(handed).toBeGreaterThan(0);
+    expect(handed).toBeLessThan(due);
+    const claimed = await ctx.db.kysely.selectFrom('reminder_deliveries').select('user_id').execute();
+    expect(claimed).toHaveLength(handed);
+
+    // The next pass (here another process) sends exactly the rest: everyone once, nobody twice.
+    expect((await ctx.app.jobs.remind()).reminders).toBe(due - handed);
+    await ctx.app.jobs.remindersDelivered();
+    const all = [...delivered, ...ctx.mailer.sent.filter((m) => m.audit?.kind === 'reminder_overdue').map((m) => m.to)];
+    expect(new Set(all).size).toBe(due);
+    expect(all).toHaveLength(due);
+    expect(all).not.toContain(quiet.email);
   });
 
   it('gives each manager a weekly picture of their department and admins the company, once a week', async () => {

@@ -24,6 +24,12 @@ export interface ReminderClaim {
   kind: ReminderKind;
 }
 
+/** This week's digest of a user, as recorded in `digest_deliveries`. */
+export interface DigestClaim {
+  user_id: number;
+  week: string;
+}
+
 export interface DigestRecipient {
   id: number;
   email: string;
@@ -65,6 +71,8 @@ export class RemindersRepository {
    * sent for the current cycle. One indexed query, whatever the number of employees.
    */
   async candidates(horizon: string): Promise<ReminderCandidate[]> {
+    const sentOf = (kind: ReminderKind) =>
+      sql<number>`(select 1 from reminder_deliveries r where r.user_id = s.user_id and r.course_id = s.course_id and r.cycle = s.cycle and r.kind = ${kind})`;
     const sent = (kind: ReminderKind) =>
       sql<number>`(select count(*) from reminder_deliveries r where r.user_id = s.user_id and r.course_id = s.course_id and r.cycle = s.cycle and r.kind = ${kind})`;
     const rows = await this.db
@@ -94,10 +102,17 @@ export class RemindersRepository {
       .where('c.accessibility', '!=', 'nobody')
       .where('u.deleted_at', 'is', null)
       .where('u.reminder_mails', '=', true)
+      // Only what may still be due: once the overdue reminder of a cycle went, its deadline has
+      // nothing more to say, so a pass after a mass mailing does not reread every sent row.
       .where((eb) =>
         eb.or([
-          eb.and([eb('c.has_deadline', '=', true), eb('s.deadline', 'is not', null), eb('s.deadline', '<=', horizon)]),
-          eb('s.cycle', '>', 1),
+          eb.and([
+            eb('c.has_deadline', '=', true),
+            eb('s.deadline', 'is not', null),
+            eb('s.deadline', '<=', horizon),
+            eb.not(eb.exists(sentOf('reminder_overdue'))),
+          ]),
+          eb.and([eb('s.cycle', '>', 1), eb.not(eb.exists(sentOf('reminder_new_cycle')))]),
         ]),
       )
       .orderBy('s.user_id')
@@ -177,5 +192,37 @@ export class RemindersRepository {
       .returning('user_id')
       .execute();
     return rows.length > 0;
+  }
+
+  /**
+   * Gives back claims whose mails were never handed to the mailer (shutdown): the next pass, of this
+   * or another process, claims and sends them.
+   */
+  async release(reminders: readonly ReminderClaim[], digests: readonly DigestClaim[]): Promise<void> {
+    for (let i = 0; i < reminders.length; i += CLAIMS_PER_INSERT) {
+      const part = reminders.slice(i, i + CLAIMS_PER_INSERT);
+      await this.db
+        .deleteFrom('reminder_deliveries')
+        .where((eb) =>
+          eb.or(
+            part.map((c) =>
+              eb.and([
+                eb('user_id', '=', c.user_id),
+                eb('course_id', '=', c.course_id),
+                eb('cycle', '=', c.cycle),
+                eb('kind', '=', c.kind),
+              ]),
+            ),
+          ),
+        )
+        .execute();
+    }
+    for (let i = 0; i < digests.length; i += CLAIMS_PER_INSERT) {
+      const part = digests.slice(i, i + CLAIMS_PER_INSERT);
+      await this.db
+        .deleteFrom('digest_deliveries')
+        .where((eb) => eb.or(part.map((d) => eb.and([eb('user_id', '=', d.user_id), eb('week', '=', d.week)]))))
+        .execute();
+    }
   }
 }

@@ -1,12 +1,12 @@
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { DAY, iso, type Clock } from '../../platform/clock.js';
-import type { Mailer } from '../../platform/mail/mailer.js';
+import type { MailMessage, Mailer } from '../../platform/mail/mailer.js';
 import { deadlineReminderMail, teamDigestMail, type MailContext } from '../../platform/mail/templates.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import { deadlineStatus } from '../progress/engine.js';
 import type { LearningEngine } from '../progress/service.js';
-import type { ReminderCandidate, ReminderClaim, ReminderKind, RemindersRepository } from './repository.js';
+import type { DigestClaim, ReminderCandidate, ReminderClaim, ReminderKind, RemindersRepository } from './repository.js';
 
 /** Monday of the ISO week of `at`, yyyy-mm-dd in UTC: the key of a weekly digest. */
 export function weekOf(at: Date): string {
@@ -30,6 +30,19 @@ export interface PassResult {
   digests: number;
 }
 
+/** A claimed mail not yet handed to the mailer, and the claim to give back if it never is. */
+interface Outgoing {
+  compose(): MailMessage;
+  claim: { reminder: ReminderClaim } | { digest: DigestClaim };
+}
+
+/**
+ * How many mails may wait in the mailer at once. A mass pass (every course overdue at once) claims
+ * its mails in one go but hands them over at the mailer's pace, composing each only then: memory
+ * stays bounded, and what was never handed over can be given back on shutdown.
+ */
+const HANDOVER_WINDOW = 64;
+
 /**
  * Deadline reminders to learners and weekly digests to managers (issue 16), run by the server on a
  * timer. Set-based over the maintained learning state; each mail is claimed by a unique row before
@@ -37,6 +50,12 @@ export interface PassResult {
  * never send one twice.
  */
 export class RemindersService {
+  #outbox: Outgoing[] = [];
+  #next = 0;
+  #feeding: Promise<void> | undefined;
+  #passes = new Set<Promise<PassResult>>();
+  #closed = false;
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly repo: RemindersRepository,
@@ -47,10 +66,71 @@ export class RemindersService {
     private readonly clock: Clock,
   ) {}
 
-  async pass(): Promise<PassResult> {
+  /**
+   * Claims every reminder and digest due now and starts handing them to the mailer; resolves once
+   * they are claimed (delivery goes on in the background, see `delivered`).
+   */
+  pass(): Promise<PassResult> {
+    const run = this.#pass().finally(() => this.#passes.delete(run));
+    this.#passes.add(run);
+    return run;
+  }
+
+  /** Resolves when every mail claimed so far has been handed over and delivered (or given up). */
+  async delivered(): Promise<void> {
+    while (this.#feeding) await this.#feeding;
+    await this.mailer.idle();
+  }
+
+  /**
+   * Shutdown: lets a running pass finish claiming, then gives back the claims of mails not yet
+   * handed to the mailer, so that the next pass (of any process) sends them instead of nobody.
+   */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.#passes]);
+    this.#closed = true;
+    const left = this.#outbox.slice(this.#next);
+    this.#outbox = [];
+    this.#next = 0;
+    if (left.length === 0) return;
+    const reminders: ReminderClaim[] = [];
+    const digests: DigestClaim[] = [];
+    for (const { claim } of left) {
+      if ('reminder' in claim) reminders.push(claim.reminder);
+      else digests.push(claim.digest);
+    }
+    await this.uow.run(() => this.repo.release(reminders, digests));
+  }
+
+  async #pass(): Promise<PassResult> {
+    if (this.#closed) return { reminders: 0, digests: 0 };
     // States whose next recurrence cycle opened are rewritten first: the new cycle is what is due.
     while ((await this.uow.run(() => this.engine.renewExpired())) > 0);
     return { reminders: await this.remind(), digests: await this.digest() };
+  }
+
+  #handOver(items: readonly Outgoing[]): void {
+    for (const item of items) this.#outbox.push(item);
+    if (this.#feeding || this.#outbox.length === this.#next) return;
+    this.#feeding = this.#feed().finally(() => {
+      this.#feeding = undefined;
+      if (this.#next < this.#outbox.length) this.#handOver([]);
+    });
+  }
+
+  async #feed(): Promise<void> {
+    while (!this.#closed && this.#next < this.#outbox.length) {
+      if (this.mailer.backlog() >= HANDOVER_WINDOW) {
+        await this.mailer.whenBelow(HANDOVER_WINDOW);
+        continue;
+      }
+      const item = this.#outbox[this.#next++] as Outgoing;
+      this.mailer.send(item.compose());
+    }
+    if (this.#next === this.#outbox.length) {
+      this.#outbox = [];
+      this.#next = 0;
+    }
   }
 
   private async remind(): Promise<number> {
@@ -70,20 +150,25 @@ export class RemindersService {
       ),
     );
     const byKey = new Map(due.map((d) => [`${d.user_id}:${d.course_id}:${d.cycle}:${d.kind}`, d.candidate]));
+    const outgoing: Outgoing[] = [];
     for (const w of won) {
       const c = byKey.get(`${w.user_id}:${w.course_id}:${w.cycle}:${w.kind}`);
       if (!c) continue;
-      this.mailer.send({
-        ...deadlineReminderMail(this.mail, c.email, {
-          kind: w.kind,
-          name: c.first_name,
-          courseId: c.course_id,
-          course: c.title,
-          deadline: c.deadline,
+      outgoing.push({
+        claim: { reminder: w },
+        compose: () => ({
+          ...deadlineReminderMail(this.mail, c.email, {
+            kind: w.kind,
+            name: c.first_name,
+            courseId: c.course_id,
+            course: c.title,
+            deadline: c.deadline,
+          }),
+          audit: { kind: w.kind, user_id: c.user_id, course_id: c.course_id },
         }),
-        audit: { kind: w.kind, user_id: c.user_id, course_id: c.course_id },
       });
     }
+    this.#handOver(outgoing);
     return won.length;
   }
 
@@ -105,10 +190,19 @@ export class RemindersService {
       // With nothing to say the week is recorded as handled and no mail goes.
       const claimed = await this.uow.run(() => this.repo.claimDigest(r.id, week, entries.length > 0, iso(now)));
       if (!claimed || entries.length === 0) continue;
-      this.mailer.send({
-        ...teamDigestMail(this.mail, r.email, { name: r.first_name, companyWide: r.role_code === 'admin', entries }),
-        audit: { kind: 'manager_digest', user_id: r.id, course_id: null },
-      });
+      this.#handOver([
+        {
+          claim: { digest: { user_id: r.id, week } },
+          compose: () => ({
+            ...teamDigestMail(this.mail, r.email, {
+              name: r.first_name,
+              companyWide: r.role_code === 'admin',
+              entries,
+            }),
+            audit: { kind: 'manager_digest', user_id: r.id, course_id: null },
+          }),
+        },
+      ]);
       sent++;
     }
     return sent;

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { BackgroundMailer, createTransportDeliver, type MailMessage } from './mailer.js';
 import { recoveryCodeMail } from './templates.js';
@@ -94,5 +94,73 @@ describe('mail', () => {
     dead.send(recoveryCodeMail(ctx, 'b@example.com', '222222'));
     await dead.idle();
     expect(log.lines.at(-1)?.msg).toBe('mail failed, giving up');
+  });
+
+  it('delivers a few at a time, whatever was queued, and lets producers wait for room', async () => {
+    const gates: (() => void)[] = [];
+    let running = 0;
+    let most = 0;
+    const mailer = new BackgroundMailer(
+      async () => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise<void>((r) => gates.push(r));
+        running--;
+      },
+      quietLog(),
+      [1],
+      3,
+    );
+    for (let i = 0; i < 10; i++) mailer.send(recoveryCodeMail(ctx, `u${i}@example.com`, '000000'));
+    expect(gates).toHaveLength(3);
+    expect(mailer.backlog()).toBe(10);
+    let roomy = false;
+    const room = mailer.whenBelow(8).then(() => (roomy = true));
+    const flush = async () => {
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+    };
+    gates.shift()?.();
+    gates.shift()?.();
+    await flush();
+    expect(roomy).toBe(false);
+    gates.shift()?.();
+    await room;
+    expect(mailer.backlog()).toBe(7);
+    while (mailer.backlog() > 0) {
+      gates.shift()?.();
+      await flush();
+    }
+    await mailer.idle();
+    expect(most).toBe(3);
+  });
+
+  it('keeps no delivery slot while a failed message waits for its retry', async () => {
+    const log = quietLog();
+    const delivered: string[] = [];
+    const mailer = new BackgroundMailer(
+      async (m: MailMessage) => {
+        if (m.to === 'bad@example.com' && !delivered.includes('retry')) {
+          delivered.push('retry');
+          throw new Error('mailbox busy');
+        }
+        delivered.push(m.to);
+      },
+      log,
+      [60_000],
+      1,
+    );
+    vi.useFakeTimers();
+    try {
+      mailer.send(recoveryCodeMail(ctx, 'bad@example.com', '1'));
+      mailer.send(recoveryCodeMail(ctx, 'good@example.com', '2'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(delivered).toEqual(['retry', 'good@example.com']);
+      expect(mailer.backlog()).toBe(1);
+      await vi.advanceTimersByTimeAsync(60_000);
+      await mailer.idle();
+      expect(delivered).toEqual(['retry', 'good@example.com', 'bad@example.com']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -44,6 +44,10 @@ export interface MailLog {
  */
 export interface Mailer {
   send(message: MailMessage): void;
+  /** Messages accepted and not yet delivered or given up: queued, in delivery or waiting to retry. */
+  backlog(): number;
+  /** Resolves once the backlog is below `limit` (producers of many mails hand them over at this pace). */
+  whenBelow(limit: number): Promise<void>;
   /** Resolves when every queued message is delivered or has given up (tests, shutdown). */
   idle(): Promise<void>;
   /** Sets where delivered messages with `audit` are recorded (buildApp sets the mail log). */
@@ -66,48 +70,111 @@ async function recordDelivered(
 
 type Deliver = (message: MailMessage) => Promise<void>;
 
+interface Queued {
+  message: MailMessage;
+  /** Failed deliveries so far. */
+  failures: number;
+}
+
+/** Waiters for the backlog to fall below a limit (`idle` waits for below 1). */
+class BacklogWaiters {
+  #waiting: { limit: number; resolve: () => void }[] = [];
+  wait(limit: number, backlog: number): Promise<void> {
+    if (backlog < limit) return Promise.resolve();
+    return new Promise((resolve) => this.#waiting.push({ limit, resolve }));
+  }
+  notify(backlog: number): void {
+    if (this.#waiting.length === 0) return;
+    const due = this.#waiting.filter((w) => backlog < w.limit);
+    this.#waiting = this.#waiting.filter((w) => backlog >= w.limit);
+    for (const w of due) w.resolve();
+  }
+}
+
+/** Deliveries running at once: an SMTP server (or the mail folder) is not flooded by a mass pass. */
+export const MAIL_CONCURRENCY = 4;
+
 export class BackgroundMailer implements Mailer {
-  readonly #pending = new Set<Promise<void>>();
+  /** Waiting messages from `#head` on; the consumed front is dropped in slices, not per shift. */
+  #queue: (Queued | undefined)[] = [];
+  #head = 0;
+  /** In delivery, or failed and waiting for the retry's delay (which holds no delivery slot). */
+  #delivering = 0;
+  #retrying = 0;
+  readonly #waiters = new BacklogWaiters();
   #audit: MailAuditSink | undefined;
 
   constructor(
     private readonly deliver: Deliver,
     private readonly log: MailLog,
     private readonly retryDelaysMs: readonly number[] = [1000, 5000, 30000],
+    private readonly concurrency = MAIL_CONCURRENCY,
   ) {}
 
   send(message: MailMessage): void {
-    const job = this.#attempt(message).finally(() => this.#pending.delete(job));
-    this.#pending.add(job);
+    this.#queue.push({ message, failures: 0 });
+    this.#pump();
+  }
+
+  backlog(): number {
+    return this.#queue.length - this.#head + this.#delivering + this.#retrying;
+  }
+
+  whenBelow(limit: number): Promise<void> {
+    return this.#waiters.wait(limit, this.backlog());
+  }
+
+  idle(): Promise<void> {
+    return this.whenBelow(1);
   }
 
   setAuditSink(sink: MailAuditSink | undefined): void {
     this.#audit = sink;
   }
 
-  async #attempt(message: MailMessage): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.deliver(message);
-      } catch (err) {
-        const delay = this.retryDelaysMs[attempt];
-        if (delay === undefined) {
-          this.log.error({ to: message.to, subject: message.subject, err }, 'mail failed, giving up');
-          return;
-        }
-        this.log.error({ to: message.to, subject: message.subject, attempt: attempt + 1 }, 'mail failed, will retry');
-        await new Promise((r) => setTimeout(r, delay));
-        continue;
+  #pump(): void {
+    while (this.#delivering < this.concurrency && this.#head < this.#queue.length) {
+      const next = this.#queue[this.#head];
+      this.#queue[this.#head++] = undefined;
+      if (this.#head >= 1024 && this.#head * 2 >= this.#queue.length) {
+        this.#queue = this.#queue.slice(this.#head);
+        this.#head = 0;
       }
-      // Delivered: from here on nothing sends it again, whatever the log does.
-      this.log.info({ to: message.to, subject: message.subject }, 'mail sent');
-      await recordDelivered(this.#audit, message, this.log);
-      return;
+      if (!next) continue;
+      this.#delivering++;
+      void this.#attempt(next).finally(() => {
+        this.#delivering--;
+        this.#pump();
+        this.#waiters.notify(this.backlog());
+      });
     }
   }
 
-  async idle(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  async #attempt(item: Queued): Promise<void> {
+    const { message } = item;
+    try {
+      await this.deliver(message);
+    } catch (err) {
+      const delay = this.retryDelaysMs[item.failures];
+      if (delay === undefined) {
+        this.log.error({ to: message.to, subject: message.subject, err }, 'mail failed, giving up');
+        return;
+      }
+      this.log.error(
+        { to: message.to, subject: message.subject, attempt: item.failures + 1 },
+        'mail failed, will retry',
+      );
+      this.#retrying++;
+      setTimeout(() => {
+        this.#retrying--;
+        this.#queue.push({ message, failures: item.failures + 1 });
+        this.#pump();
+      }, delay);
+      return;
+    }
+    // Delivered: from here on nothing sends it again, whatever the log does.
+    this.log.info({ to: message.to, subject: message.subject }, 'mail sent');
+    await recordDelivered(this.#audit, message, this.log);
   }
 }
 
@@ -154,6 +221,12 @@ export class CapturingMailer implements Mailer {
   }
   setAuditSink(sink: MailAuditSink | undefined): void {
     this.#audit = sink;
+  }
+  backlog(): number {
+    return this.#pending.size;
+  }
+  whenBelow(limit: number): Promise<void> {
+    return this.backlog() < limit ? Promise.resolve() : this.idle();
   }
   async idle(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
