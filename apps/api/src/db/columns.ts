@@ -76,6 +76,8 @@ export const COLUMNS: Registry = {
     tests_completed: 'int',
     deadline: 'time',
     valid_until: 'time',
+    enrolled_at: 'time',
+    warning_at: 'time',
   },
   course_stats: { course_id: 'int', learners: 'int', lessons_total: 'int', tests_total: 'int' },
   reminder_deliveries: { user_id: 'int', course_id: 'int', cycle: 'int', kind: 'text', sent_at: 'time' },

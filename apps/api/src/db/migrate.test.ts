@@ -49,6 +49,7 @@ describe(`migrations (${dialectName})`, () => {
         '0007_mail_log',
         '0008_learning_states',
         '0009_reminders',
+        '0010_learning_state_urgency',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
@@ -208,6 +209,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0007_mail_log',
         '0008_learning_states',
         '0009_reminders',
+        '0010_learning_state_urgency',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();

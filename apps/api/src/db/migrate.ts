@@ -9,6 +9,7 @@ import { enrollmentsMigration } from './migrations/0006_enrollments.js';
 import { mailLogMigration } from './migrations/0007_mail_log.js';
 import { learningStatesMigration } from './migrations/0008_learning_states.js';
 import { remindersMigration } from './migrations/0009_reminders.js';
+import { learningStateUrgencyMigration } from './migrations/0010_learning_state_urgency.js';
 import type { Database } from './schema.js';
 import { learningStatesOver } from '../modules/progress/states.js';
 
@@ -24,6 +25,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0007_mail_log': mailLogMigration(kind) as Migration,
     '0008_learning_states': learningStatesMigration(kind) as Migration,
     '0009_reminders': remindersMigration(kind) as Migration,
+    '0010_learning_state_urgency': learningStateUrgencyMigration(kind) as Migration,
   };
 }
 
@@ -54,7 +56,8 @@ export async function migrateTo(
   const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
   const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-  // The maintained learning state is computed by today's engine, once its tables exist.
-  if (applied.includes('0008_learning_states')) await learningStatesOver({ db }).states.rebuild();
+  // The maintained learning state is computed by today's engine, once its tables and columns exist.
+  if (applied.includes('0008_learning_states') || applied.includes('0010_learning_state_urgency'))
+    await learningStatesOver({ db }).states.rebuild();
   return applied;
 }

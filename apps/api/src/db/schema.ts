@@ -122,6 +122,10 @@ export interface LearningStatesTable {
   tests_completed: number;
   deadline: Time | null;
   valid_until: Time | null;
+  /** The enrollment's time; null when the pair is kept only for its records. */
+  enrolled_at: Time | null;
+  /** When the deadline's warning window opens (deadline − the course's warning days). */
+  warning_at: Time | null;
 }
 /** Per course: enrolled learners and published items, kept with the rows they count (progress/states.ts). */
 export interface CourseStatsTable {

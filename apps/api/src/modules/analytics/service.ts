@@ -11,12 +11,19 @@ import { storageUrl } from '../../platform/storageUrl.js';
 import { fullName } from '../auth/permissions.js';
 import type { CatalogueRepository } from '../catalogue/repository.js';
 import type { CoursesRepository } from '../courses/repository.js';
-import type { CourseSummary, DeadlineStatus } from '../progress/engine.js';
+import type { DeadlineStatus } from '../progress/engine.js';
 import { progressPercent } from '../progress/engine.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
-import type { UserRecord, UsersRepository } from '../users/repository.js';
+import type { UrgentCourse } from '../progress/urgency.js';
+import type { ListedUser, UserRecord, UsersRepository } from '../users/repository.js';
 
 const URGENCY: Record<DeadlineStatus, number> = { overdue: 0, almost_overdue: 1, in_order: 2 };
+const GROUPS: readonly DeadlineStatus[] = ['overdue', 'almost_overdue', 'in_order'];
+/** What `String#localeCompare` uses without arguments, and the 'ru' one: the same order, reused. */
+const BY_DEFAULT_LOCALE = new Intl.Collator();
+const BY_RUSSIAN_NAME = new Intl.Collator('ru');
+/** Employees per chunk of the streamed overview: one write per chunk, not per employee. */
+const CHUNK = 256;
 
 export interface AttentionEntry {
   user_id: number;
@@ -31,11 +38,11 @@ export interface AttentionEntry {
 const DATE = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
 export const displayDate = (value: string | null): string => (value ? DATE.format(new Date(value)) : '');
 
-/** The most urgent of a user's course states: overdue before almost overdue before in order, then the earliest deadline. */
-export function mostUrgent(states: readonly CourseSummary[]): CourseSummary | undefined {
-  const rank = (s: CourseSummary) => URGENCY[s.deadline_status ?? 'in_order'];
-  const at = (s: CourseSummary) => (s.deadline ? new Date(s.deadline).getTime() : Number.POSITIVE_INFINITY);
-  return [...states].sort((a, b) => rank(a) - rank(b) || at(a) - at(b) || a.course_id - b.course_id)[0];
+/** An employee of the overview and their most urgent course, before they are written out. */
+interface Placed {
+  user: ListedUser;
+  name: string;
+  urgent: UrgentCourse | undefined;
 }
 
 /**
@@ -101,50 +108,58 @@ export class AnalyticsService {
     );
   }
 
-  async overview(viewer: SessionUser) {
-    const team = await this.team(viewer);
-    const states = await this.engine.summaries(
-      team.map((u) => u.id),
-      undefined,
-      { enrolledOnly: true },
-    );
-    const byUser = new Map<number, CourseSummary[]>();
-    for (const [key, state] of states) {
-      const userId = Number(key.split(':')[0]);
-      const list = byUser.get(userId);
-      if (list) list.push(state);
-      else byUser.set(userId, [state]);
+  /**
+   * The overview's employees in their groups and in the screen's order: one entry per employee of the
+   * team, in the group of their most urgent enrolled course (chosen by the learning state's indexed
+   * query, `LearningEngine.mostUrgent`); within a group by deadline as `localeCompare` orders the ISO
+   * times (so employees without one come first: '~' sorts before digits there), then by name in
+   * Russian order, then in the team's order (the sort is stable).
+   */
+  private async placed(viewer: SessionUser): Promise<Record<DeadlineStatus, Placed[]>> {
+    const groups: Record<DeadlineStatus, Placed[]> = { overdue: [], almost_overdue: [], in_order: [] };
+    let team: ListedUser[];
+    let urgent: Map<number, UrgentCourse>;
+    if (can(viewer.role, 'settings.manage')) {
+      [team, urgent] = await Promise.all([this.users.roster(), this.engine.mostUrgent('everyone')]);
+    } else {
+      if (viewer.department_id === null) return groups;
+      team = (await this.users.roster(viewer.department_id)).filter((u) => u.id !== viewer.id);
+      urgent = await this.engine.mostUrgent({ userIds: team.map((u) => u.id) });
     }
-    const urgent = team.map((u) => ({ user: u, state: mostUrgent(byUser.get(u.id) ?? []) }));
-    const titles = new Map(
-      (await this.courses.titles([...new Set(urgent.flatMap((x) => (x.state ? [x.state.course_id] : [])))])).map(
-        (c) => [c.id, c.title],
-      ),
-    );
-    const analytic: Record<DeadlineStatus, AnalyticsEmployee[]> = { overdue: [], almost_overdue: [], in_order: [] };
-    for (const { user, state } of urgent) {
-      const group = state?.deadline_status ?? 'in_order';
-      analytic[group].push({
-        id: user.id,
-        name: fullName(user),
-        first_name: user.first_name,
-        last_name: user.last_name,
-        email: user.email,
-        department: user.department_name,
-        photo: storageUrl(user.photo_path),
-        deadline: displayDate(state?.deadline ?? null),
-        deadline_at: state?.deadline ?? null,
-        percent: state?.progress ?? 0,
-        last_activity: user.last_activity_at,
-        course: state ? { id: state.course_id, name: titles.get(state.course_id) ?? '' } : null,
-      });
+    for (const user of team) {
+      const state = urgent.get(user.id);
+      groups[state?.status ?? 'in_order'].push({ user, name: fullName(user), urgent: state });
     }
-    for (const list of Object.values(analytic)) {
-      list.sort(
-        (a, b) => (a.deadline_at ?? '~').localeCompare(b.deadline_at ?? '~') || a.name.localeCompare(b.name, 'ru'),
-      );
-    }
-    return analytic;
+    const byDeadline = (a: Placed, b: Placed) => {
+      const [x, y] = [a.urgent?.deadline ?? '~', b.urgent?.deadline ?? '~'];
+      // Equal times are the common case (a department's courses are assigned at once).
+      return x === y ? 0 : BY_DEFAULT_LOCALE.compare(x, y);
+    };
+    for (const list of Object.values(groups))
+      list.sort((a, b) => byDeadline(a, b) || BY_RUSSIAN_NAME.compare(a.name, b.name));
+    return groups;
+  }
+
+  /** The overview's three groups (spec 03 §7 `result.analytic`), as objects (the exports read them). */
+  async overview(viewer: SessionUser): Promise<Record<DeadlineStatus, AnalyticsEmployee[]>> {
+    const groups = await this.placed(viewer);
+    const dates = new Map<string, string>();
+    return {
+      overdue: groups.overdue.map((p) => employeeOf(p, dates)),
+      almost_overdue: groups.almost_overdue.map((p) => employeeOf(p, dates)),
+      in_order: groups.in_order.map((p) => employeeOf(p, dates)),
+    };
+  }
+
+  /**
+   * The whole answer of `GET /api/analytics/users` as JSON text in chunks, group by group, in the
+   * contract's field order: a company-wide overview (10 000 employees, ~3 MB) is written as it is
+   * produced instead of being built as one object, checked against the schema and stringified at once.
+   * Everything is read before the first chunk, so a failure is still an ordinary error answer.
+   */
+  async overviewJson(viewer: SessionUser): Promise<Iterable<string>> {
+    const groups = await this.placed(viewer);
+    return overviewChunks(groups);
   }
 
   async employee(viewer: SessionUser, userId: number): Promise<EmployeeDetail> {
@@ -222,4 +237,41 @@ export class AnalyticsService {
       }),
     };
   }
+}
+
+function employeeOf({ user, name, urgent }: Placed, dates: Map<string, string>): AnalyticsEmployee {
+  let deadline = '';
+  if (urgent?.deadline) {
+    deadline = dates.get(urgent.deadline) ?? displayDate(urgent.deadline);
+    dates.set(urgent.deadline, deadline);
+  }
+  return {
+    id: user.id,
+    name,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email: user.email,
+    department: user.department_name,
+    photo: storageUrl(user.photo_path),
+    deadline,
+    deadline_at: urgent?.deadline ?? null,
+    percent: urgent?.progress ?? 0,
+    last_activity: user.last_activity_at,
+    course: urgent ? { id: urgent.course_id, name: urgent.title } : null,
+  };
+}
+
+function* overviewChunks(groups: Record<DeadlineStatus, Placed[]>): Generator<string> {
+  const dates = new Map<string, string>();
+  yield '{"result":{"success":true,"analytic":{';
+  for (const [g, group] of GROUPS.entries()) {
+    const list = groups[group];
+    yield `${g > 0 ? ',' : ''}"${group}":[`;
+    for (let i = 0; i < list.length; i += CHUNK) {
+      const part = list.slice(i, i + CHUNK).map((p) => JSON.stringify(employeeOf(p, dates)));
+      yield (i > 0 ? ',' : '') + part.join(',');
+    }
+    yield ']';
+  }
+  yield '}}}';
 }

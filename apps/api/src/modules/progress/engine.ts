@@ -240,6 +240,14 @@ export function stateValidUntil(course: CourseRules, state: Pick<CourseState, 'c
   return toIso(ms(state.completed_at) + course.recurrence_value * DAY);
 }
 
+/**
+ * When a deadline's warning window opens: `deadlineStatus` says almost overdue from then on (unless
+ * complete or past the deadline). Stored with the row so that a read compares stored times with now.
+ */
+export function warningAt(course: Pick<CourseRules, 'deadline_warning_days'>, deadline: string | null): string | null {
+  return deadline === null ? null : toIso(ms(deadline) - course.deadline_warning_days * DAY);
+}
+
 /** What a stored state row holds (everything of a summary that does not come from elsewhere). */
 export interface StoredState {
   user_id: number;
@@ -252,6 +260,9 @@ export interface StoredState {
   tests_completed: number;
   deadline: string | null;
   valid_until: string | null;
+  /** The enrollment's time when the row was written; null for a pair kept only for its records. */
+  enrolled_at: string | null;
+  warning_at: string | null;
 }
 
 /** The summary a stored row stands for, at `now` (which must be before the row's `valid_until`). */

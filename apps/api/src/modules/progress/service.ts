@@ -4,6 +4,7 @@ import type { EnrollmentRepository } from '../enrollment/repository.js';
 import { courseState, isVisible, type CourseRules, type CourseState, type CourseSummary } from './engine.js';
 import type { ProgressRepository } from './repository.js';
 import type { LearningStates } from './states.js';
+import type { UrgencyScope, UrgentCourse } from './urgency.js';
 
 /** A lesson started and not completed in the current cycle of its course. */
 export interface StartedLessonRef {
@@ -37,6 +38,11 @@ export class LearningEngine {
     opts: { enrolledOnly?: boolean; rules?: readonly CourseRules[] } = {},
   ): Promise<Map<string, CourseSummary>> {
     return this.maintained.summaries(userIds, courseIds, opts);
+  }
+
+  /** Each in-scope user's most urgent enrolled course (the analytics overview), by user id. */
+  mostUrgent(scope: UrgencyScope): Promise<Map<number, UrgentCourse>> {
+    return this.maintained.mostUrgent(scope);
   }
 
   /** A learner's record in the course changed (lesson start/complete, attempt start/finish). */

@@ -4,14 +4,17 @@ import { CoursesRepository } from '../courses/repository.js';
 import { EnrollmentRepository, type EnrollmentChange } from '../enrollment/repository.js';
 import {
   courseState,
+  progressPercent,
   stateValidUntil,
   summaryOf,
+  warningAt,
   type CourseItems,
   type CourseRules,
   type CourseSummary,
   type StoredState,
 } from './engine.js';
 import { ProgressRepository } from './repository.js';
+import { STATUS_OF_RANK, moreUrgent, urgentRows, type UrgencyScope, type UrgentCourse } from './urgency.js';
 
 export interface StateScope {
   userIds?: readonly number[];
@@ -257,6 +260,77 @@ export class LearningStates {
     }
   }
 
+  /**
+   * Each user's most urgent enrolled course (DESIGN.md §6 "Analytics"), by user id, for the users in
+   * scope that have one: the figures of `summaries(…, { enrolledOnly: true })` ranked by `moreUrgent`,
+   * computed by one indexed query over the rows. Rows past `valid_until` (their next cycle opened and
+   * the periodic pass has not rewritten them yet) are recomputed by the engine for this answer, as
+   * `summaries` does, and compete with the query's choice.
+   */
+  async mostUrgent(scope: UrgencyScope): Promise<Map<number, UrgentCourse>> {
+    const now = this.clock.now();
+    const out = new Map<number, UrgentCourse>();
+    const [rows, stale] = await Promise.all([urgentRows(this.db, scope, iso(now)), this.staleEnrolled(scope, now)]);
+    for (const r of rows) {
+      out.set(r.user_id, {
+        course_id: r.course_id,
+        title: r.title,
+        deadline: r.deadline,
+        status: r.status === null ? null : (STATUS_OF_RANK[r.status] ?? null),
+        progress: progressPercent(r.done, r.total ?? 0),
+      });
+    }
+    if (stale.length === 0) return out;
+    const courseIds = [...new Set(stale.map((p) => p.course_id))];
+    const [rules, enrollments, titles] = await Promise.all([
+      this.courses.rules(courseIds),
+      this.enrollment.list({ userIds: [...new Set(stale.map((p) => p.user_id))], courseIds }),
+      this.courses.titles(courseIds),
+    ]);
+    const enrolledAt = new Map(enrollments.map((e) => [key(e.user_id, e.course_id), e.enrolled_at]));
+    const fresh = new Map<string, CourseSummary>();
+    await this.recompute(
+      stale.filter((p) => enrolledAt.has(key(p.user_id, p.course_id))),
+      new Map(rules.map((c) => [c.id, c])),
+      enrolledAt,
+      now,
+      fresh,
+    );
+    const title = new Map(titles.map((c) => [c.id, c.title]));
+    for (const [k, s] of fresh) {
+      const userId = Number(k.split(':')[0]);
+      const candidate: UrgentCourse = {
+        course_id: s.course_id,
+        title: title.get(s.course_id) ?? '',
+        deadline: s.deadline,
+        status: s.deadline_status,
+        progress: s.progress,
+      };
+      const held = out.get(userId);
+      if (!held || moreUrgent(candidate, held) < 0) out.set(userId, candidate);
+    }
+    return out;
+  }
+
+  /** Enrolled pairs in scope whose row is past its `valid_until` (few: the periodic pass renews them). */
+  private async staleEnrolled(scope: UrgencyScope, now: Date): Promise<{ user_id: number; course_id: number }[]> {
+    const due = () =>
+      this.db
+        .selectFrom('learning_states')
+        .select(['user_id', 'course_id'])
+        .where('valid_until', '<=', iso(now))
+        .where('enrolled_at', 'is not', null);
+    if (scope === 'everyone') return due().execute();
+    const out: { user_id: number; course_id: number }[] = [];
+    for (let i = 0; i < scope.userIds.length; i += 2000)
+      out.push(
+        ...(await due()
+          .where('user_id', 'in', scope.userIds.slice(i, i + 2000))
+          .execute()),
+      );
+    return out;
+  }
+
   /** The stored rows of the users in the courses, by pair. */
   async rows(userIds: readonly number[], courseIds?: readonly number[]): Promise<Map<string, StoredState>> {
     const out = new Map<string, StoredState>();
@@ -292,6 +366,8 @@ function storedRow(
     tests_completed: s.tests.completed,
     deadline: s.deadline,
     valid_until: stateValidUntil(course, s),
+    enrolled_at: enrolledAt,
+    warning_at: warningAt(course, s.deadline),
   };
 }
 

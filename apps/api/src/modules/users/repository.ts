@@ -29,6 +29,12 @@ export interface UserRecord {
   role_code: string;
 }
 
+/** What a list of people shows of a user. */
+export type ListedUser = Pick<
+  UserRecord,
+  'id' | 'first_name' | 'last_name' | 'email' | 'photo_path' | 'last_activity_at' | 'department_name'
+>;
+
 export interface UserInput {
   first_name: string;
   last_name: string;
@@ -136,6 +142,28 @@ export class UsersRepository {
       .orderBy('users.first_name')
       .orderBy('users.id')
       .execute();
+  }
+
+  /**
+   * Live users (of a department, or all) with only what a list of people shows, in the order of
+   * `list`: the analytics overview reads a whole company this way.
+   */
+  roster(departmentId?: number): Promise<ListedUser[]> {
+    let q = this.db
+      .selectFrom('users')
+      .leftJoin('departments', 'departments.id', 'users.department_id')
+      .select([
+        'users.id',
+        'users.first_name',
+        'users.last_name',
+        'users.email',
+        'users.photo_path',
+        'users.last_activity_at',
+        'departments.name as department_name',
+      ])
+      .where('users.deleted_at', 'is', null);
+    if (departmentId !== undefined) q = q.where('users.department_id', '=', departmentId);
+    return q.orderBy('users.last_name').orderBy('users.first_name').orderBy('users.id').execute();
   }
 
   find(id: number): Promise<UserRecord | undefined> {
