@@ -83,3 +83,24 @@ test('a learner turns reminder mails off in the profile, and it stays after a re
   await page.reload();
   await expect(card.getByRole('switch', { name: /^Напоминания о сроках по почте/ })).toBeChecked();
 });
+
+test('a manager turns the weekly team digest off and on in the profile', async ({ page }) => {
+  await signIn(page, `manager@${LOGIN_DOMAIN}`, DEMO_PASSWORD);
+  await page.getByRole('navigation', { name: 'Главное меню' }).getByRole('link', { name: 'Мой профиль' }).click();
+  const card = page.getByRole('region', { name: 'Уведомления' });
+  const digest = () => card.getByRole('switch', { name: /^Еженедельная сводка по команде/ });
+  await expect(digest()).toBeChecked();
+  await page.screenshot({ path: '/tmp/shots/profile-manager-notifications.png', fullPage: true });
+
+  await digest().uncheck();
+  await expect(toast(page, 'Еженедельная сводка отключена')).toBeVisible();
+  await page.reload();
+  await expect(digest()).not.toBeChecked();
+  // The reminder switch is a separate preference: turning the digest off left it on.
+  await expect(card.getByRole('switch', { name: /^Напоминания о сроках по почте/ })).toBeChecked();
+
+  await digest().check();
+  await expect(toast(page, 'Еженедельная сводка включена')).toBeVisible();
+  await page.reload();
+  await expect(digest()).toBeChecked();
+});

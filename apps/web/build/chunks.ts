@@ -97,9 +97,15 @@ function createGraph(ctx: Context) {
     if (rest !== '') return null;
     const locals = new Map<string, { id: string; imported: string }>();
     const exported = new Map<string, { id: string; imported: string }>();
+    /** `export * from 'x'`: every name of x that is not exported otherwise. */
+    const stars: string[] = [];
     for (const [, kind, clause = '', specifier = ''] of code.matchAll(FROM_RE)) {
       const id2 = target(id, specifier, info.importedIds);
       if (!id2) continue;
+      if (kind === 'export' && clause.trim() === '*') {
+        stars.push(id2);
+        continue;
+      }
       for (const b of bindings(clause))
         (kind === 'import' ? locals : exported).set(b.local, { id: id2, imported: b.imported });
     }
@@ -113,6 +119,11 @@ function createGraph(ctx: Context) {
     for (const [name, { id: id2, imported }] of exported) {
       const nested = imported === '*' || imported === 'default' ? null : barrel(id2);
       result.set(name, nested?.get(imported) ?? id2);
+    }
+    // Names of a star re-export are known only when it is a barrel too (e.g. @tanstack/react-query
+    // re-exports @tanstack/query-core); otherwise an import of them keeps the whole index.
+    for (const star of stars) {
+      for (const [name, id2] of barrel(star) ?? []) if (name !== 'default' && !result.has(name)) result.set(name, id2);
     }
     barrels.set(id, result);
     return result;

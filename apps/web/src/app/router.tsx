@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
-import { startedLessonsQuery, userCoursesQuery } from '../features/home/queries';
+import { forgetHomeLists, prefetchHomeLists } from '../features/home/queries';
 import { sessionQuery, useSession } from '../shared/session';
 import { FullPageLoader } from '../shared/FullPageLoader';
 import { useZiggy, ziggyQuery } from '../shared/ziggy';
@@ -87,19 +87,21 @@ export const routes: RouteObject[] = [
 
 /**
  * The calls of the first screen, started before its code has loaded (the router renders nothing
- * until then): the route table and the session check, and for a signed-in user at '/' the home
- * page's two lists. Screens read them from the cache.
+ * until then): the route table and the session check, and at '/' the home page's two lists at the
+ * same time (dropped again when the session is a guest's). Screens read them from the cache.
  */
 export function prefetchFirstScreen(queryClient: QueryClient, path: string): void {
   void queryClient.prefetchQuery(ziggyQuery);
-  queryClient
-    .fetchQuery(sessionQuery)
-    .then((user) => {
-      if (!user.authenticated || path !== '/') return;
-      void queryClient.prefetchQuery(userCoursesQuery);
-      void queryClient.prefetchQuery(startedLessonsQuery);
-    })
-    .catch(() => {}); // the guards show the session's own state
+  // A failure is left to the guards, which show the session's own state.
+  const signedIn = queryClient.fetchQuery(sessionQuery).then(
+    (user) => user.authenticated,
+    () => false,
+  );
+  if (path !== '/') return;
+  prefetchHomeLists(queryClient);
+  void signedIn.then((yes) => {
+    if (!yes) forgetHomeLists(queryClient);
+  });
 }
 
 /** The browser router; creating it starts loading the code of the current address's screens. */

@@ -88,6 +88,14 @@ describe('http client', () => {
     expect(navigate).not.toHaveBeenCalled();
   });
 
+  it('does not redirect a call made with loginRedirect: false (before the session is known)', async () => {
+    const mock = mockHttp({ 'GET /api/user/courses': { status: 401 } });
+    restore = mock.restore;
+    const error: unknown = await http.get('/api/user/courses', { loginRedirect: false }).catch((e: unknown) => e);
+    expect((error as HttpError).response?.status).toBe(401);
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
   it('leaves other statuses to the caller', async () => {
     const mock = mockHttp({
       'GET /a': { status: 403 },

@@ -23,6 +23,11 @@ export interface RequestConfig {
   timeout?: number;
   /** Reported while the body is sent; such a call goes through XMLHttpRequest. */
   onUploadProgress?: (event: UploadProgress) => void;
+  /**
+   * false: a 401 answer only rejects, without sending the browser to /login (a call made before the
+   * session is known, e.g. the home page's lists at start-up).
+   */
+  loginRedirect?: boolean;
 }
 
 /** Marks a request whose 401 already sent the browser to /login (spec 01 §2.2). */
@@ -194,12 +199,13 @@ function prepare(config: RequestConfig): RequestConfig {
 /**
  * A 401 answer to any call sends the browser to /login by a full-page navigation; the error is
  * still passed on to the caller. The retry flag on the request config keeps it from redirecting
- * twice, and nothing happens when the page already is /login. Other statuses are not handled here.
+ * twice, and nothing happens when the page already is /login or the call says `loginRedirect:
+ * false`. Other statuses are not handled here.
  */
 export function onResponseError(error: unknown): Promise<never> {
   if (isHttpError(error) && error.response?.status === 401) {
     const config = error.config as RetryableRequestConfig | undefined;
-    if (config && !config._retry) {
+    if (config && !config._retry && config.loginRedirect !== false) {
       config._retry = true;
       if (browser.pathname() !== LOGIN_PATH) browser.navigate(LOGIN_PATH);
     }

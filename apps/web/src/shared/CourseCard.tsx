@@ -9,7 +9,7 @@ import {
   IconUsersGroup,
 } from '@tabler/icons-react';
 import { memo, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from './Link';
 import { DEADLINE_PREFIX, courseDeadline, type DeadlineStatus, type DeadlineTone } from '../lib/deadline';
 import classes from './CourseCard.module.css';
 import placeholderImage from './images/course-placeholder.svg';
@@ -43,7 +43,9 @@ export const COURSE_PLACEHOLDER_IMAGE = placeholderImage;
 
 /**
  * A picture that falls back to the placeholder when it is missing or fails to load. Loaded lazily
- * unless `eager` (the first covers of a page, which are its largest paint).
+ * unless `eager` (the first covers of a page, which are its largest paint): those are asked for at
+ * once with a high priority, where the browser would otherwise start images at a low one, a few at
+ * a time, until the layout shows them in view.
  */
 export function CoverImage({
   src,
@@ -60,6 +62,7 @@ export function CoverImage({
       alt=""
       className={className}
       loading={eager ? 'eager' : 'lazy'}
+      fetchPriority={eager ? 'high' : undefined}
       onError={(event) => {
         if (event.currentTarget.src !== placeholderImage) event.currentTarget.src = placeholderImage;
       }}

@@ -1,7 +1,8 @@
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
+import { Link } from '../../shared/Link';
 import { loginSuffix, usePublicConfig } from '../../shared/config';
 import { GuestCard } from '../../shared/GuestCard';
 import { MailboxInput } from '../../shared/MailboxInput';

@@ -1,6 +1,6 @@
 import { Anchor, Breadcrumbs } from '@mantine/core';
 import { IconSettings } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link } from '../../shared/Link';
 import { T } from './texts';
 
 /**

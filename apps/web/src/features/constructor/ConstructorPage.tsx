@@ -1,7 +1,8 @@
 import { Anchor, Grid, Paper, Stack } from '@mantine/core';
 import { IconFileText } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { Link, Navigate, useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
+import { Link } from '../../shared/Link';
 import { messageOr } from '../../lib/errors';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
 import { LoadErrorNotice, LoadingStatus, Notice } from '../../shared/ListStates';

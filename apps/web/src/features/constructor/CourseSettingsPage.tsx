@@ -15,7 +15,8 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconDeviceFloppy, IconFileText } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Link } from '../../shared/Link';
 import { messageOr } from '../../lib/errors';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
 import { LoadErrorNotice, LoadingStatus, Notice } from '../../shared/ListStates';

@@ -31,7 +31,8 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
+import { Link } from '../../shared/Link';
 import { messageOr } from '../../lib/errors';
 import { moveBy, moveTo } from '../../lib/reorder';
 import { SearchInput } from '../../shared/SearchInput';

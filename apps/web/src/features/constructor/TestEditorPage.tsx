@@ -34,7 +34,8 @@ import {
   IconX,
 } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
+import { Link } from '../../shared/Link';
 import { messageOr } from '../../lib/errors';
 import { moveBy } from '../../lib/reorder';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';

@@ -2,7 +2,7 @@ import type { StartedLesson } from '@lms/contract';
 import { ActionIcon, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconPlayerPlayFilled } from '@tabler/icons-react';
 import { memo, useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../shared/Link';
 import { CoverImage } from '../../shared/CourseCard';
 import classes from './Home.module.css';
 import { HOME_TEXTS } from './texts';

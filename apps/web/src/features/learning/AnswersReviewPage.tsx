@@ -1,7 +1,8 @@
 import { Alert, Anchor, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Link } from '../../shared/Link';
 import { QuestionCard } from './QuestionCard';
 import { parseId } from './params';
 import { useAttemptResult } from './queries';

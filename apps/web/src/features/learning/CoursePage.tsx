@@ -1,7 +1,8 @@
 import { Anchor, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Link } from '../../shared/Link';
 import { CourseSummaryCard } from './CourseSummaryCard';
 import { firstOpenItem, hideCompleted } from './logic';
 import { ModuleList } from './ModuleList';

@@ -2,7 +2,7 @@ import { ActionIcon, Button, Group, Tooltip } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconList } from '@tabler/icons-react';
 import type { ItemRef } from '@lms/contract';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../shared/Link';
 import { itemLink } from './logic';
 import { LEARNING_TEXTS as T } from './texts';
 

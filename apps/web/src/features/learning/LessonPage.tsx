@@ -1,7 +1,8 @@
 import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
+import { Link } from '../../shared/Link';
 import { AppModal } from '../../shared/AppModal';
 import { toastError, toastSuccess } from '../../shared/toast';
 import { ContentsDrawer } from './ContentsDrawer';

@@ -8,7 +8,7 @@ import {
   IconProgress,
 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../shared/Link';
 import { CoverImage } from '../../shared/CourseCard';
 import { isItemDone, itemTooltip, moduleOf, type ItemKey } from './logic';
 import classes from './Learning.module.css';

@@ -2,7 +2,8 @@ import { ActionIcon, Alert, Anchor, Button, Group, Paper, Stack, Table, Text, Ti
 import { IconAlertTriangle, IconArrowLeft, IconClockHour4, IconInfoCircle, IconLock, IconX } from '@tabler/icons-react';
 import type { AttemptView, LearnerTest } from '@lms/contract';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
+import { Link } from '../../shared/Link';
 import { serverMessage } from '../../lib/errors';
 import { formatDateTime, formatDuration } from '../../lib/lessonTime';
 import { toastError, toastSuccess } from '../../shared/toast';

@@ -1,6 +1,7 @@
 import { Anchor, Button, Group, Paper, RingProgress, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconCircleCheckFilled, IconCircleXFilled } from '@tabler/icons-react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Link } from '../../shared/Link';
 import { formatDuration } from '../../lib/lessonTime';
 import { itemLink } from './logic';
 import { parseId } from './params';

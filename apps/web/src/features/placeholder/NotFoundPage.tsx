@@ -1,5 +1,5 @@
 import { Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../shared/Link';
 
 /** Unknown paths. */
 export default function NotFoundPage() {

@@ -2,7 +2,7 @@ import type { AuthUser } from '@lms/contract';
 import { Box, Menu, Text } from '@mantine/core';
 import { IconLogout, IconUser } from '@tabler/icons-react';
 import type { ReactElement } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../shared/Link';
 
 /** The role label of the header menu: roles_ru, defaulting to 'Ученик' (spec 01 §2.3, §6). */
 function roleLabel(user: Pick<AuthUser, 'roles_ru'>): string {

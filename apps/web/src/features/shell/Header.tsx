@@ -1,6 +1,6 @@
 import type { AuthUser } from '@lms/contract';
 import { Anchor, Burger, Group } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../shared/Link';
 import { Logo } from '../../shared/Logo';
 import { UserMenu } from './UserMenu';
 

@@ -1,8 +1,10 @@
 import type { MenuItem } from '@lms/contract';
-import { NavLink, Skeleton, Stack } from '@mantine/core';
-import { Link, useLocation } from 'react-router';
+import { Skeleton, Stack } from '@mantine/core';
+import { useLocation } from 'react-router';
+import { Link } from '../../shared/Link';
 import { MenuIcon } from '../../app/menuIcons';
 import { useMenu } from './queries';
+import classes from './SideMenu.module.css';
 
 function normalizePath(path: string): string {
   const trimmed = path.replace(/\/+$/, '');
@@ -22,16 +24,33 @@ interface SideMenuItemProps {
 function SideMenuItem({ item, active, onNavigate }: SideMenuItemProps) {
   const iconKey = active ? item['icon-active'] : item.icon;
   const common = {
-    label: item.name,
-    active,
-    leftSection: <MenuIcon iconKey={iconKey} size={22} stroke={1.7} aria-hidden="true" />,
+    className: classes.item,
+    'data-active': active || undefined,
     'aria-current': active ? ('page' as const) : undefined,
     onClick: onNavigate,
-    fw: active ? 600 : 500,
-    style: { borderRadius: 'var(--mantine-radius-md)' },
   };
-  if (isExternal(item.link)) return <NavLink component="a" href={item.link} {...common} />;
-  return <NavLink component={Link} to={item.link} {...common} />;
+  const content = (
+    <>
+      <span className={classes.icon}>
+        <MenuIcon iconKey={iconKey} size={22} stroke={1.7} aria-hidden="true" />
+      </span>
+      <div className={classes.body}>
+        <span className={classes.label}>{item.name}</span>
+      </div>
+    </>
+  );
+  if (isExternal(item.link)) {
+    return (
+      <a href={item.link} {...common}>
+        {content}
+      </a>
+    );
+  }
+  return (
+    <Link to={item.link} {...common}>
+      {content}
+    </Link>
+  );
 }
 
 interface SideMenuProps {

@@ -1,9 +1,10 @@
 import type { AuthUser } from '@lms/contract';
-import { Avatar, Group, UnstyledButton } from '@mantine/core';
+import { Group, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconUser } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import type { AccountMenuProps } from './AccountMenu';
 import { initials } from '../../lib/initials';
+import classes from './UserMenu.module.css';
 
 interface UserMenuProps {
   user: AuthUser;
@@ -82,9 +83,9 @@ export function UserMenu({ user, onLogout, logoutPending = false, onNavigate }: 
           })}
     >
       <Group gap={6} wrap="nowrap">
-        <Avatar color="brand" variant="filled" radius="xl" size={38} data-testid="user-avatar">
-          {initials(user.name) || <IconUser size={18} aria-hidden="true" />}
-        </Avatar>
+        <span className={classes.avatar} data-testid="user-avatar">
+          <span className={classes.initials}>{initials(user.name) || <IconUser size={18} aria-hidden="true" />}</span>
+        </span>
         <IconChevronDown size={16} stroke={1.8} aria-hidden="true" color="var(--mantine-color-gray-6)" />
       </Group>
     </UnstyledButton>
