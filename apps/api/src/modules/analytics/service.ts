@@ -80,10 +80,9 @@ export class AnalyticsService {
   async attention(viewer: SessionUser): Promise<AttentionEntry[]> {
     const team = await this.team(viewer);
     const byId = new Map(team.map((u) => [u.id, u]));
-    const states = await this.engine.summaries([...byId.keys()], undefined, { enrolledOnly: true });
-    const urgent = [...states.entries()].filter(
-      ([, s]) => s.deadline_status === 'overdue' || s.deadline_status === 'almost_overdue',
-    );
+    const everyone = can(viewer.role, 'settings.manage');
+    const states = await this.engine.needingAttention(everyone ? 'everyone' : { userIds: [...byId.keys()] });
+    const urgent = [...states.entries()];
     const titles = new Map(
       (await this.courses.titles([...new Set(urgent.map(([, s]) => s.course_id))])).map((c) => [c.id, c.title]),
     );

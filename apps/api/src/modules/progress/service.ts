@@ -45,6 +45,11 @@ export class LearningEngine {
     return this.maintained.mostUrgent(scope);
   }
 
+  /** The in-scope users' enrolled courses that are overdue or almost overdue now (the weekly digest). */
+  needingAttention(scope: UrgencyScope): Promise<Map<string, CourseSummary>> {
+    return this.maintained.needingAttention(scope);
+  }
+
   /** A learner's record in the course changed (lesson start/complete, attempt start/finish). */
   recordChanged(userId: number, courseId: number): Promise<void> {
     return this.maintained.refresh({ userIds: [userId], courseIds: [courseId] });

@@ -312,6 +312,49 @@ export class LearningStates {
     return out;
   }
 
+  /**
+   * The enrolled, unfinished courses of the users in scope that are overdue or almost overdue now
+   * (the weekly digest): the rows whose warning window has opened, read by the stored times rather
+   * than by summarising every enrollment; rows past `valid_until` are recomputed as `summaries` does.
+   * The comparisons are those of `deadlineStatus`, as in `urgentRows`.
+   */
+  async needingAttention(scope: UrgencyScope): Promise<Map<string, CourseSummary>> {
+    const now = this.clock.now();
+    const at = iso(now);
+    const read = (userIds?: readonly number[]) => {
+      let q = this.db
+        .selectFrom('learning_states')
+        .select(['user_id', 'course_id', 'deadline'])
+        .where('enrolled_at', 'is not', null)
+        .where('completed_at', 'is', null)
+        .where('deadline', 'is not', null)
+        .where('warning_at', '<=', at)
+        .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>', at)]));
+      if (userIds) q = q.where('user_id', 'in', userIds);
+      return q.execute();
+    };
+    const rows: { user_id: number; course_id: number; deadline: string | null }[] = [];
+    if (scope === 'everyone') rows.push(...(await read()));
+    else
+      for (let i = 0; i < scope.userIds.length; i += 2000) rows.push(...(await read(scope.userIds.slice(i, i + 2000))));
+    const pairs = rows.map((r) => ({ user_id: r.user_id, course_id: r.course_id }));
+    const stale = await this.staleEnrolled(scope, now);
+    if (stale.length > 0) pairs.push(...stale);
+    if (pairs.length === 0) return new Map();
+    const wanted = new Set(pairs.map((p) => key(p.user_id, p.course_id)));
+    // Few rows (only those needing attention): their summaries decide, through the engine's own rules.
+    const summaries = await this.summaries(
+      [...new Set(pairs.map((p) => p.user_id))],
+      [...new Set(pairs.map((p) => p.course_id))],
+      { enrolledOnly: true },
+    );
+    return new Map(
+      [...summaries].filter(
+        ([k, s]) => wanted.has(k) && (s.deadline_status === 'overdue' || s.deadline_status === 'almost_overdue'),
+      ),
+    );
+  }
+
   /** Enrolled pairs in scope whose row is past its `valid_until` (few: the periodic pass renews them). */
   private async staleEnrolled(scope: UrgencyScope, now: Date): Promise<{ user_id: number; course_id: number }[]> {
     const due = () =>

@@ -141,8 +141,18 @@ describe(`each user's most urgent course from the maintained rows equals the eng
       const titles = new Map(
         (await k.selectFrom('courses').select(['id', 'title']).execute()).map((c) => [c.id, c.title]),
       );
-      const expected = expectedUrgent(await engine.states(users, undefined, { enrolledOnly: true }), titles);
+      const full = await engine.states(users, undefined, { enrolledOnly: true });
+      const expected = expectedUrgent(full, titles);
       for (const e of expected.values()) seen.add(e.status ?? 'none');
+      // The digest's read: exactly the overdue and almost overdue pairs of the full recomputation.
+      const attention = (keys: Iterable<string>) => [...keys].sort();
+      const wantAttention = [...full]
+        .filter(([, s]) => s.deadline_status === 'overdue' || s.deadline_status === 'almost_overdue')
+        .map(([key, s]) => `${key} ${s.deadline_status} ${s.deadline}`);
+      const gotAttention = [...(await engine.needingAttention({ userIds: users }))].map(
+        ([key, s]) => `${key} ${s.deadline_status} ${s.deadline}`,
+      );
+      expect(attention(gotAttention), `${step}: attention`).toEqual(attention(wantAttention));
       const everyone = await engine.mostUrgent('everyone');
       expect(sorted(new Map([...everyone].filter(([u]) => users.includes(u)))), step).toEqual(sorted(expected));
       const some = rnd.some(users);
