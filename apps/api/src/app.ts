@@ -5,12 +5,7 @@ import { FILE_MAX_BYTES } from '@lms/contract';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { installSecurityHeaders } from './platform/securityHeaders.js';
 import type { Config } from './config.js';
@@ -75,6 +70,7 @@ import { recoveryRoutes } from './modules/recovery/routes.js';
 import { RecoveryService } from './modules/recovery/service.js';
 import { systemRoutes } from './modules/system/routes.js';
 import type { Clock } from './platform/clock.js';
+import { responseSerializerCompiler } from './platform/serializer.js';
 import { installErrorHandler } from './platform/errorHandler.js';
 import { HttpError, MESSAGES } from './platform/errors.js';
 import { BackgroundMailer, createTransportDeliver, type Mailer } from './platform/mail/mailer.js';
@@ -138,7 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandler(app);
 
   // While closing, in-flight requests finish and new ones get 503 (SIGTERM in server.ts). The port
@@ -249,7 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const catalogueRepo = new CatalogueRepository(uow);
   const courseDeletion = new CoursesService(uow, courses, enrollment);
   await app.register(catalogueRoutes(new CatalogueService(uow, catalogueRepo, courses, courseDeletion, engine, clock)));
-  await app.register(homeRoutes(new HomeService(catalogueRepo, courses, engine)));
+  await app.register(homeRoutes(new HomeService(engine)));
 
   const files = new FilesRepository(uow);
   const constructorService = new ConstructorService(
@@ -302,11 +298,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const reminders = new RemindersService(
     uow,
     new RemindersRepository(uow),
+    courses,
     engine,
     analytics,
     mailer,
     mailContext,
     clock,
+    { perPass: config.reminders.perPass, log: app.log },
   );
   // Before the database closes: mails claimed but not yet handed over are given back.
   app.addHook('preClose', () => reminders.close());

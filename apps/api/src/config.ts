@@ -35,6 +35,8 @@ const envSchema = z.object({
   /** Deadline reminders and managers' weekly digests by mail (issue 16); 'off' stops the pass. */
   REMINDERS: z.enum(['on', 'off']).default('on'),
   REMINDERS_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
+  /** Reminder mails one pass claims at most; when they are handed to the mailer the next pass follows. */
+  REMINDERS_PER_PASS: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
 });
 
 export interface Config {
@@ -55,7 +57,7 @@ export interface Config {
   /** false, the number of proxy hops in front, or the proxies' addresses (never 'trust anyone'). */
   trustProxy: false | number | string;
   /** The periodic pass that sends reminders and digests: whether it runs, and how often. */
-  reminders: { enabled: boolean; intervalMs: number };
+  reminders: { enabled: boolean; intervalMs: number; perPass: number };
   mail: {
     host: string | undefined;
     port: number;
@@ -100,7 +102,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: parseDrainMs(e.SHUTDOWN_TIMEOUT_MS),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    reminders: { enabled: e.REMINDERS === 'on', intervalMs: e.REMINDERS_INTERVAL_MINUTES * 60_000 },
+    reminders: {
+      enabled: e.REMINDERS === 'on',
+      intervalMs: e.REMINDERS_INTERVAL_MINUTES * 60_000,
+      perPass: e.REMINDERS_PER_PASS,
+    },
     mail: {
       host: e.MAIL_HOST || undefined,
       port: e.MAIL_PORT,

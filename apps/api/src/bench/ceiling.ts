@@ -3,12 +3,13 @@
  * (`--users N`, 10 000 by default) and a bare Fastify "hello" server, measured in the same run with
  * the same client at 64 connections. For each call: req/s, p50, p99, errors and the ratio to hello;
  * the server's memory after the load. On SQLite and PostgreSQL (BENCH_DB=sqlite|postgres|both,
- * BENCH_PG_URL, BENCH_SECONDS per call, 5 by default). Run by `npm run bench`.
+ * BENCH_PG_URL, BENCH_SECONDS per call, 5 by default, BENCH_CALLS to pick calls). Run by `npm run bench`.
  */
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { connect, type Db } from '../db/connect.js';
 import { randomToken } from '../platform/tokens.js';
@@ -20,6 +21,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SECRET = `ceiling-bench-${randomToken()}`;
 const usersArg = process.argv.indexOf('--users');
 const USERS = usersArg > 0 ? Number(process.argv[usersArg + 1]) : 10_000;
+/** Only some calls, by key (check-auth, home, catalogue, users), comma-separated: for profiling one. */
+const ONLY = process.env.BENCH_CALLS?.split(',');
 
 interface Figure {
   name: string;
@@ -75,6 +78,8 @@ async function run(label: string, env: Record<string, string>, open: () => Db, h
   const learnerIds = Array.from({ length: Math.min(1000, USERS - DEPARTMENTS) }, (_, i) => DEPARTMENTS + 1 + i);
   const learners = await seedSessions(db, learnerIds, SECRET);
   const [adminHeaders] = await seedSessions(db, [admin.id], SECRET);
+  // As autovacuum would soon after such a load: without statistics PostgreSQL plans for empty tables.
+  if (db.kind === 'postgres') await sql`analyze`.execute(db.kysely);
   await db.close();
   if (!adminHeaders) throw new Error('no admin session');
   console.log(
@@ -84,27 +89,26 @@ async function run(label: string, env: Record<string, string>, open: () => Db, h
   const learner = (turn: number): SessionHeaders => learners[turn % learners.length] ?? adminHeaders;
   const figures: Figure[] = [];
   try {
-    figures.push(
-      await measure(server.url, 'GET /api/check-auth', (c, t) => c.call('x', 'GET', '/api/check-auth', learner(t))),
-    );
-    figures.push(
-      await measure(server.url, 'home page-view (user/courses + started-lessons)', (c, t) =>
-        Promise.all([
-          c.call('courses', 'GET', '/api/user/courses', learner(t)),
-          c.call('started', 'GET', '/api/user/started-lessons', learner(t)),
-        ]),
-      ),
-    );
-    figures.push(
-      await measure(server.url, 'GET /api/courses (catalogue, admin)', (c) =>
-        c.call('x', 'GET', '/api/courses', adminHeaders),
-      ),
-    );
-    figures.push(
-      await measure(server.url, 'GET /api/admin/users?page=N&per_page=50', (c, t) =>
-        c.call('x', 'GET', `/api/admin/users?page=${(t % 20) + 1}&per_page=50`, adminHeaders),
-      ),
-    );
+    const calls: [string, string, (c: LoadClient, turn: number) => Promise<unknown>][] = [
+      ['check-auth', 'GET /api/check-auth', (c, t) => c.call('x', 'GET', '/api/check-auth', learner(t))],
+      [
+        'home',
+        'home page-view (user/courses + started-lessons)',
+        (c, t) =>
+          Promise.all([
+            c.call('courses', 'GET', '/api/user/courses', learner(t)),
+            c.call('started', 'GET', '/api/user/started-lessons', learner(t)),
+          ]),
+      ],
+      ['catalogue', 'GET /api/courses (catalogue, admin)', (c) => c.call('x', 'GET', '/api/courses', adminHeaders)],
+      [
+        'users',
+        'GET /api/admin/users?page=N&per_page=50',
+        (c, t) => c.call('x', 'GET', `/api/admin/users?page=${(t % 20) + 1}&per_page=50`, adminHeaders),
+      ],
+    ];
+    for (const [key, name, step] of calls)
+      if (!ONLY || ONLY.includes(key)) figures.push(await measure(server.url, name, step));
     console.log(`  server memory after the load: ${rssMb(server.child.pid).toFixed(0)} MB RSS`);
   } finally {
     await stopServer(server.child);

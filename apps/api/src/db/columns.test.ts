@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { introspectionOf } from './introspection.js';
 import { createTestDb, dialectName } from '../test/harness.js';
 import { COLUMNS, type ColumnKind } from './columns.js';
 import { migrateToLatest } from './migrate.js';
@@ -18,7 +19,7 @@ describe(`schema.ts and columns.ts against the real ${dialectName} database`, ()
     const { db, drop } = await createTestDb();
     try {
       await migrateToLatest(db.kysely, db.kind, db.schema);
-      const tables = (await db.kysely.introspection.getTables()).filter(
+      const tables = (await introspectionOf(db).getTables()).filter(
         (t) => !t.name.startsWith('kysely_') && (db.schema === undefined || t.schema === db.schema),
       );
       const real = Object.fromEntries(

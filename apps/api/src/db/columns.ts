@@ -82,6 +82,7 @@ export const COLUMNS: Registry = {
   course_stats: { course_id: 'int', learners: 'int', lessons_total: 'int', tests_total: 'int' },
   reminder_deliveries: { user_id: 'int', course_id: 'int', cycle: 'int', kind: 'text', sent_at: 'time' },
   digest_deliveries: { user_id: 'int', week: 'text', sent: 'bool', sent_at: 'time' },
+  counters: { name: 'text', value: 'int' },
   mail_log: {
     id: 'id',
     recipient: 'text',

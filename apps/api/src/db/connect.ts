@@ -1,6 +1,14 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type LogEvent,
+  type PostgresPool,
+  type PostgresPoolClient,
+} from 'kysely';
 import pg from 'pg';
 import { PRIVATE_FILE_MODE, ensurePrivateDir, ensurePrivateFile, tightenBestEffort } from '../platform/privateFiles.js';
 import { withStatementCache } from './statementCache.js';
@@ -31,6 +39,45 @@ const pgTypes = {
   },
 };
 
+/** Named (server-side prepared) statements kept per connection, at most: PostgreSQL holds each one's plan. */
+const NAMED_PER_CONNECTION = 300;
+/** Only queries and row changes are named: schema changes and transaction control run as they come. */
+const DML = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * The pool as Kysely sees it, with each statement named by its text, so that PostgreSQL parses and
+ * plans it once per connection instead of on every call (the session lookup of every request, the
+ * home lists): the counterpart of SQLite's statement cache. Past its bound a connection sends
+ * statements unnamed.
+ */
+function namingPool(pool: pg.Pool): PostgresPool {
+  // One wrapper per pooled connection, so that Kysely keeps recognising the connection it wraps.
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    const named = new Set<string>();
+    const query = (sqlOrCursor: unknown, parameters?: readonly unknown[]): unknown => {
+      if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as pg.Submittable);
+      const values = [...(parameters ?? [])];
+      const name = `s_${createHash('sha1').update(sqlOrCursor).digest('base64url')}`;
+      const bounded = !named.has(name) && named.size >= NAMED_PER_CONNECTION;
+      if (bounded || !DML.test(sqlOrCursor)) return client.query(sqlOrCursor, values);
+      named.add(name);
+      return client.query({ name, text: sqlOrCursor, values });
+    };
+    // pg-pool gives the client a new `release` at each checkout: looked up when called.
+    return { query: query as PostgresPoolClient['query'], release: () => client.release() };
+  };
+  return {
+    end: () => pool.end(),
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      let wrapper = wrappers.get(client);
+      if (!wrapper) wrappers.set(client, (wrapper = wrap(client)));
+      return wrapper;
+    },
+  };
+}
+
 export interface ConnectOptions {
   databaseUrl?: string | undefined;
   /** SQLite file; ':memory:' for tests. */
@@ -38,6 +85,13 @@ export interface ConnectOptions {
   dataDir?: string;
   /** PostgreSQL schema to use as search_path (test isolation). */
   pgSchema?: string;
+  /** Called with each executed statement's SQL (tests count the queries of a call). */
+  onQuery?: (sql: string) => void;
+}
+
+function queryLog(opts: ConnectOptions) {
+  const { onQuery } = opts;
+  return onQuery ? { log: (event: LogEvent) => onQuery(event.query.sql) } : {};
 }
 
 export function connect(opts: ConnectOptions): Db {
@@ -48,7 +102,13 @@ export function connect(opts: ConnectOptions): Db {
       max: 10,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // An idle connection that breaks (a restarted or dropped database) leaves the pool by itself and
+    // the next query opens a new one; unheard, pg's 'error' event would end the process instead.
+    pool.on('error', () => undefined);
+    const kysely = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: namingPool(pool) }),
+      ...queryLog(opts),
+    });
     return { kysely, kind: 'postgres', schema: opts.pgSchema, close: () => kysely.destroy() };
   }
   if (opts.databaseUrl) throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
@@ -77,6 +137,7 @@ export function connect(opts: ConnectOptions): Db {
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
     plugins: [new SqliteValuesPlugin()],
+    ...queryLog(opts),
   });
   return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
 }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createTestDb, dialectName } from '../test/harness.js';
+import { introspectionOf } from './introspection.js';
+import { createTestDb, dialectName, queriesDuring } from '../test/harness.js';
 import { connect } from './connect.js';
 import { migrateTo, migrateToLatest } from './migrate.js';
 
@@ -21,6 +22,7 @@ const TABLES = [
   'user_courses',
   'enrollments',
   'mail_log',
+  'counters',
   'course_categories',
   'courses',
   'modules',
@@ -50,9 +52,10 @@ describe(`migrations (${dialectName})`, () => {
         '0008_learning_states',
         '0009_reminders',
         '0010_learning_state_urgency',
+        '0011_live_user_count',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
-      const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
+      const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
       expect(tables).toEqual(expect.arrayContaining(TABLES));
       const roles = await db.kysely.selectFrom('roles').select(['code', 'name']).orderBy('id').execute();
       expect(roles).toEqual([
@@ -61,6 +64,22 @@ describe(`migrations (${dialectName})`, () => {
         { code: 'manager', name: 'Руководитель' },
         { code: 'learner', name: 'Ученик' },
       ]);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('read only their own schema of the catalogue (another schema dropped meanwhile cannot fail them)', async () => {
+    const { db, drop } = await createTestDb();
+    try {
+      const queries = await queriesDuring(() => migrateToLatest(db.kysely, db.kind, db.schema));
+      if (db.kind === 'postgres') {
+        // Kysely's own introspector asks has_schema_privilege of every schema by name.
+        expect(queries.filter((q) => q.includes('has_schema_privilege'))).toEqual([]);
+        const tables = await introspectionOf(db).getTables();
+        expect(new Set(tables.map((t) => t.schema))).toEqual(new Set([db.schema]));
+      }
+      expect((await introspectionOf(db).getTables()).map((t) => t.name)).toEqual(expect.arrayContaining(TABLES));
     } finally {
       await drop();
     }
@@ -210,6 +229,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0008_learning_states',
         '0009_reminders',
         '0010_learning_state_urgency',
+        '0011_live_user_count',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();

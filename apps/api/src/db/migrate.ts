@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectKind } from './dialect.js';
+import { withSchemaIntrospection } from './introspection.js';
 import { domainMigration } from './migrations/0001_domain.js';
 import { departmentAssignedAtMigration } from './migrations/0002_department_assigned_at.js';
 import { recordsAreKeptMigration } from './migrations/0003_records_are_kept.js';
@@ -10,6 +11,7 @@ import { mailLogMigration } from './migrations/0007_mail_log.js';
 import { learningStatesMigration } from './migrations/0008_learning_states.js';
 import { remindersMigration } from './migrations/0009_reminders.js';
 import { learningStateUrgencyMigration } from './migrations/0010_learning_state_urgency.js';
+import { liveUserCountMigration } from './migrations/0011_live_user_count.js';
 import type { Database } from './schema.js';
 import { learningStatesOver } from '../modules/progress/states.js';
 
@@ -26,6 +28,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0008_learning_states': learningStatesMigration(kind) as Migration,
     '0009_reminders': remindersMigration(kind) as Migration,
     '0010_learning_state_urgency': learningStateUrgencyMigration(kind) as Migration,
+    '0011_live_user_count': liveUserCountMigration(kind) as Migration,
   };
 }
 
@@ -49,7 +52,8 @@ export async function migrateTo(
   schema?: string,
 ): Promise<string[]> {
   const migrator = new Migrator({
-    db,
+    // One schema's catalogue, not every schema's (see `schemaIntrospector`).
+    db: kind === 'postgres' && schema ? withSchemaIntrospection(db, schema) : db,
     provider: new StaticProvider(kind),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });

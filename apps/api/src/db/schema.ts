@@ -134,6 +134,11 @@ export interface CourseStatsTable {
   lessons_total: number;
   tests_total: number;
 }
+/** Counts kept by triggers (migration 0011): 'live_users'. */
+export interface CountersTable {
+  name: string;
+  value: number;
+}
 /** Reminders sent, one per learner, course, cycle and kind (issue 16), owned by modules/reminders. */
 export interface ReminderDeliveriesTable {
   user_id: number;
@@ -333,6 +338,7 @@ export interface Database {
   reminder_deliveries: ReminderDeliveriesTable;
   digest_deliveries: DigestDeliveriesTable;
   mail_log: MailLogTable;
+  counters: CountersTable;
   course_categories: CourseCategoriesTable;
   courses: CoursesTable;
   modules: ModulesTable;

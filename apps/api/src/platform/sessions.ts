@@ -1,4 +1,5 @@
 import type { RoleCode } from '@lms/contract';
+import { PreparedQuery } from '../db/prepared.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import { DAY, HOUR, MINUTE, addMs, iso, type Clock } from './clock.js';
 import { sha256 } from './tokens.js';
@@ -37,6 +38,29 @@ export interface NewSession {
   userAgent: string | null;
 }
 
+/** Every request with a session cookie asks this: compiled once (db/prepared.ts). */
+const sessionByToken = new PreparedQuery(['tokenHash'], (db, p: { tokenHash: string }) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .innerJoin('roles', 'roles.id', 'users.role_id')
+    .select([
+      'sessions.id as session_id',
+      'sessions.remember',
+      'sessions.expires_at',
+      'sessions.last_seen_at',
+      'users.id',
+      'users.email',
+      'users.first_name',
+      'users.last_name',
+      'users.department_id',
+      'roles.code as role',
+      'roles.name as role_name',
+    ])
+    .where('sessions.token_hash', '=', p.tokenHash)
+    .where('users.deleted_at', 'is', null),
+);
+
 /** The sessions table (DESIGN.md §6 "Sessions and CSRF"): only token hashes are stored. */
 export class SessionRepository {
   constructor(private readonly uow: UnitOfWork) {}
@@ -64,26 +88,7 @@ export class SessionRepository {
 
   /** The session of a token hash with its (live) user. */
   async find(tokenHash: string): Promise<ActiveSession | undefined> {
-    const row = await this.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .innerJoin('roles', 'roles.id', 'users.role_id')
-      .select([
-        'sessions.id as session_id',
-        'sessions.remember',
-        'sessions.expires_at',
-        'sessions.last_seen_at',
-        'users.id',
-        'users.email',
-        'users.first_name',
-        'users.last_name',
-        'users.department_id',
-        'roles.code as role',
-        'roles.name as role_name',
-      ])
-      .where('sessions.token_hash', '=', tokenHash)
-      .where('users.deleted_at', 'is', null)
-      .executeTakeFirst();
+    const row = await sessionByToken.executeTakeFirst(this.db, { tokenHash });
     if (!row) return undefined;
     const { session_id, remember, expires_at, last_seen_at, ...user } = row;
     return {

@@ -26,9 +26,24 @@ export interface TestContext {
 }
 
 /** A fresh database: SQLite in memory, or a new schema on TEST_DATABASE_URL that is dropped afterwards. */
+let queryListener: ((sql: string) => void) | undefined;
+const onQuery = (sql: string) => queryListener?.(sql);
+
+/** The SQL of every statement the test databases executed while `run` ran. */
+export async function queriesDuring(run: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  queryListener = (sql) => seen.push(sql);
+  try {
+    await run();
+  } finally {
+    queryListener = undefined;
+  }
+  return seen;
+}
+
 export async function createTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {
   if (!TEST_DATABASE_URL) {
-    const db = connect({ sqliteFile: ':memory:' });
+    const db = connect({ sqliteFile: ':memory:', onQuery });
     return { db, drop: () => db.close() };
   }
   const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -36,7 +51,7 @@ export async function createTestDb(): Promise<{ db: Db; drop(): Promise<void> }>
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const db = connect({ databaseUrl: TEST_DATABASE_URL, pgSchema: schema });
+  const db = connect({ databaseUrl: TEST_DATABASE_URL, pgSchema: schema, onQuery });
   return {
     db,
     drop: async () => {

@@ -11,13 +11,12 @@ import { storageUrl } from '../../platform/storageUrl.js';
 import { fullName } from '../auth/permissions.js';
 import type { CatalogueRepository } from '../catalogue/repository.js';
 import type { CoursesRepository } from '../courses/repository.js';
-import type { DeadlineStatus } from '../progress/engine.js';
+import type { AttentionState, DeadlineStatus } from '../progress/engine.js';
 import { progressPercent } from '../progress/engine.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
 import type { UrgentCourse } from '../progress/urgency.js';
 import type { ListedUser, UserRecord, UsersRepository } from '../users/repository.js';
 
-const URGENCY: Record<DeadlineStatus, number> = { overdue: 0, almost_overdue: 1, in_order: 2 };
 const GROUPS: readonly DeadlineStatus[] = ['overdue', 'almost_overdue', 'in_order'];
 /** What `String#localeCompare` uses without arguments, and the 'ru' one: the same order, reused. */
 const BY_DEFAULT_LOCALE = new Intl.Collator();
@@ -33,6 +32,72 @@ export interface AttentionEntry {
   deadline: string;
   status: 'overdue' | 'almost_overdue';
 }
+
+/** One group of the digest: how many courses, of how many people, and the most urgent of them. */
+export interface AttentionGroup {
+  total: number;
+  people: number;
+  first: AttentionEntry[];
+}
+
+export interface TeamAttention {
+  overdue: AttentionGroup;
+  almost_overdue: AttentionGroup;
+}
+
+/** Lines per group in the weekly digest; the rest are counted and are on the analytics screen. */
+export const DIGEST_LINES = 50;
+
+type Listed = Omit<AttentionEntry, 'course' | 'status'>;
+
+/** The company's overdue and almost overdue courses by user (see `AnalyticsService.companyAttention`). */
+export type CompanyAttention = ReadonlyMap<number, readonly AttentionState[]>;
+
+function groupByUser(states: readonly AttentionState[]): CompanyAttention {
+  const out = new Map<number, AttentionState[]>();
+  for (const s of states) {
+    const list = out.get(s.user_id);
+    if (list) list.push(s);
+    else out.set(s.user_id, [s]);
+  }
+  return out;
+}
+
+/**
+ * A digest group being filled: counts everything, keeps the `size` most urgent (earliest deadline,
+ * then name in Russian order, then arrival) by insertion into a short sorted list.
+ */
+export class Attention {
+  total = 0;
+  readonly people = new Set<number>();
+  readonly first: Listed[] = [];
+
+  constructor(private readonly size: number) {}
+
+  add(user: Parameters<typeof fullName>[0] & { id: number }, courseId: number, deadline: string): void {
+    this.total++;
+    this.people.add(user.id);
+    const last = this.first[this.first.length - 1];
+    const full = this.first.length === this.size;
+    if (this.size === 0 || (full && last && deadline > last.deadline)) return;
+    const entry = { user_id: user.id, name: fullName(user), course_id: courseId, deadline };
+    // Most of a big group ties with or follows the last line kept: one comparison settles it.
+    if (full && last && byUrgency(entry, last) >= 0) return;
+    let lo = 0;
+    let hi = this.first.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byUrgency(entry, this.first[mid] as Listed) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo === this.size) return;
+    this.first.splice(lo, 0, entry);
+    if (this.first.length > this.size) this.first.pop();
+  }
+}
+
+const byUrgency = (a: Listed, b: Listed) =>
+  a.deadline < b.deadline ? -1 : a.deadline > b.deadline ? 1 : BY_RUSSIAN_NAME.compare(a.name, b.name);
 
 /** dd.mm.yyyy as the analytics screen shows a deadline. */
 const DATE = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
@@ -74,37 +139,40 @@ export class AnalyticsService {
   }
 
   /**
-   * Every course of the viewer's team that is overdue or almost overdue, most urgent first (the
-   * managers' weekly digest): the same scope and engine figures as the screen, one entry per course.
+   * The courses of the viewer's team that are overdue or almost overdue (the weekly digest): per
+   * group how many and of how many people, and the `lines` most urgent (earliest deadline, then name),
+   * from the same scope and engine figures as the screen. A company-wide digest may count 100 000
+   * such courses, so the first ones are picked without sorting them all. `company` is what
+   * `companyAttention` read, when one pass writes the digests of many viewers.
    */
-  async attention(viewer: SessionUser): Promise<AttentionEntry[]> {
+  async attention(viewer: SessionUser, company?: CompanyAttention, lines = DIGEST_LINES): Promise<TeamAttention> {
     const team = await this.team(viewer);
-    const byId = new Map(team.map((u) => [u.id, u]));
     const everyone = can(viewer.role, 'settings.manage');
-    const states = await this.engine.needingAttention(everyone ? 'everyone' : { userIds: [...byId.keys()] });
-    const urgent = [...states.entries()];
+    const byUser =
+      company ??
+      groupByUser(await this.engine.needingAttention(everyone ? 'everyone' : { userIds: team.map((u) => u.id) }));
+    const groups = { overdue: new Attention(lines), almost_overdue: new Attention(lines) };
+    for (const user of team)
+      for (const s of byUser.get(user.id) ?? [])
+        if (s.deadline_status !== 'in_order') groups[s.deadline_status].add(user, s.course_id, s.deadline);
+    const shown = [...groups.overdue.first, ...groups.almost_overdue.first];
     const titles = new Map(
-      (await this.courses.titles([...new Set(urgent.map(([, s]) => s.course_id))])).map((c) => [c.id, c.title]),
+      (await this.courses.titles([...new Set(shown.map((e) => e.course_id))])).map((c) => [c.id, c.title]),
     );
-    const out: AttentionEntry[] = [];
-    for (const [key, s] of urgent) {
-      const user = byId.get(Number(key.split(':')[0]));
-      if (!user || !s.deadline) continue;
-      out.push({
-        user_id: user.id,
-        name: fullName(user),
-        course_id: s.course_id,
-        course: titles.get(s.course_id) ?? '',
-        deadline: s.deadline,
-        status: s.deadline_status === 'overdue' ? 'overdue' : 'almost_overdue',
-      });
-    }
-    return out.sort(
-      (a, b) =>
-        URGENCY[a.status] - URGENCY[b.status] ||
-        a.deadline.localeCompare(b.deadline) ||
-        a.name.localeCompare(b.name, 'ru'),
-    );
+    const group = (g: Attention, status: AttentionEntry['status']): AttentionGroup => ({
+      total: g.total,
+      people: g.people.size,
+      first: g.first.map((e) => ({ ...e, course: titles.get(e.course_id) ?? '', status })),
+    });
+    return {
+      overdue: group(groups.overdue, 'overdue'),
+      almost_overdue: group(groups.almost_overdue, 'almost_overdue'),
+    };
+  }
+
+  /** Every overdue or almost overdue course of the company by user, read once for many digests. */
+  async companyAttention(): Promise<CompanyAttention> {
+    return groupByUser(await this.engine.needingAttention('everyone'));
   }
 
   /**

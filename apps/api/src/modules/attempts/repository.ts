@@ -1,3 +1,4 @@
+import { PreparedQuery } from '../../db/prepared.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { toJson } from '../../db/values.js';
 
@@ -32,6 +33,7 @@ export interface SavedAnswer {
   answered_at: string;
 }
 
+/** Everything of an attempt row but its snapshot, which `snapshots` gives. */
 const COLUMNS = [
   'id',
   'user_id',
@@ -40,11 +42,60 @@ const COLUMNS = [
   'started_at',
   'expires_at',
   'finished_at',
-  'snapshot',
   'score',
   'correct_answers',
   'is_passed',
 ] as const;
+
+type LeanAttempt = Omit<AttemptRow, 'snapshot'>;
+
+const attemptById = new PreparedQuery(['id'], (db, { id }: { id: number }) =>
+  db.selectFrom('test_attempts').select(COLUMNS).where('id', '=', id),
+);
+
+/** Parsed snapshots kept at most (each a test's questions: a few kilobytes). */
+const SNAPSHOTS_KEPT = 1000;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * A snapshot never changes once its attempt is written, so each is read and parsed once per process
+ * rather than on every answer (20 answers of 2 000 learners re-parsed the same questions 40 000
+ * times). Keyed by id, owner and start, so that a row id SQLite gives again after a rolled-back start
+ * never meets the snapshot of the attempt that was undone. Frozen: no caller can change a shared one.
+ */
+class SnapshotCache {
+  readonly #kept = new Map<string, AttemptSnapshot>();
+
+  static key(a: LeanAttempt): string {
+    return `${a.id}:${a.user_id}:${a.started_at}`;
+  }
+
+  get(a: LeanAttempt): AttemptSnapshot | undefined {
+    const key = SnapshotCache.key(a);
+    const hit = this.#kept.get(key);
+    if (hit) {
+      this.#kept.delete(key);
+      this.#kept.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(a: LeanAttempt, snapshot: AttemptSnapshot): AttemptSnapshot {
+    this.#kept.set(SnapshotCache.key(a), deepFreeze(snapshot));
+    if (this.#kept.size > SNAPSHOTS_KEPT) {
+      const oldest = this.#kept.keys().next().value;
+      if (oldest !== undefined) this.#kept.delete(oldest);
+    }
+    return snapshot;
+  }
+}
 
 /** test_attempts and attempt_answers: written only here, each write guarded by the database. */
 export class AttemptsRepository {
@@ -54,9 +105,43 @@ export class AttemptsRepository {
     return this.uow.db;
   }
 
+  readonly #snapshots = new SnapshotCache();
+
   async find(id: number): Promise<AttemptRow | undefined> {
-    return (await this.db.selectFrom('test_attempts').select(COLUMNS).where('id', '=', id).executeTakeFirst()) as
-      AttemptRow | undefined;
+    const row = (await attemptById.executeTakeFirst(this.db, { id })) as LeanAttempt | undefined;
+    return row ? (await this.withSnapshots([row]))[0] : undefined;
+  }
+
+  /**
+   * The rows with their snapshots: from the cache, the missing ones in one query. Gathered here before
+   * answering, so that other requests filling the cache meanwhile cannot take one away; an attempt
+   * from before snapshots were kept (null) stays in the list, as it was.
+   */
+  private async withSnapshots(rows: LeanAttempt[]): Promise<AttemptRow[]> {
+    const found = new Map<number, AttemptSnapshot | null>();
+    for (const r of rows) {
+      const hit = this.#snapshots.get(r);
+      if (hit) found.set(r.id, hit);
+    }
+    const missing = rows.filter((r) => !found.has(r.id));
+    if (missing.length > 0) {
+      const read = await this.db
+        .selectFrom('test_attempts')
+        .select(['id', 'snapshot'])
+        .where(
+          'id',
+          'in',
+          missing.map((r) => r.id),
+        )
+        .execute();
+      const byId = new Map(read.map((r) => [r.id, (r.snapshot ?? null) as AttemptSnapshot | null]));
+      for (const r of missing) {
+        const snapshot = byId.get(r.id) ?? null;
+        found.set(r.id, snapshot === null ? null : this.#snapshots.set(r, snapshot));
+      }
+    }
+    // The row type promised a snapshot before this cache as well; old rows have none (see above).
+    return rows.map((r) => ({ ...r, snapshot: found.get(r.id) as AttemptSnapshot }));
   }
 
   /** A batch of the test's finished attempts, newest first, before the given id (for statistics). */
@@ -93,13 +178,15 @@ export class AttemptsRepository {
 
   /** Every attempt of the user at the test, oldest first. */
   async ofUser(userId: number, testId: number): Promise<AttemptRow[]> {
-    return (await this.db
-      .selectFrom('test_attempts')
-      .select(COLUMNS)
-      .where('user_id', '=', userId)
-      .where('test_id', '=', testId)
-      .orderBy('attempt_number')
-      .execute()) as AttemptRow[];
+    return this.withSnapshots(
+      (await this.db
+        .selectFrom('test_attempts')
+        .select(COLUMNS)
+        .where('user_id', '=', userId)
+        .where('test_id', '=', testId)
+        .orderBy('attempt_number')
+        .execute()) as LeanAttempt[],
+    );
   }
 
   /**

@@ -22,18 +22,6 @@ export class CatalogueRepository {
     return this.live().select(['id', 'name', 'sort_order']).where('id', '=', id).executeTakeFirst();
   }
 
-  /** Number of study groups that have each course. */
-  async groupCounts(courseIds: readonly number[]): Promise<Map<number, number>> {
-    if (courseIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('group_courses')
-      .select(['course_id', (eb) => eb.fn.countAll<number>().as('groups')])
-      .where('course_id', 'in', courseIds)
-      .groupBy('course_id')
-      .execute();
-    return new Map(rows.map((r) => [r.course_id, Number(r.groups)]));
-  }
-
   /**
    * Case-insensitive, Cyrillic included: SQLite's lower() folds ASCII only, so names are compared here
    * (categories are few, and the list is one indexed scan).

@@ -5,9 +5,10 @@ import { notFound, unprocessable } from '../../platform/errors.js';
 import type { CoursesRepository } from '../courses/repository.js';
 import type { CoursesService } from '../courses/service.js';
 import type { LearningEngine } from '../progress/service.js';
-import { stateKey } from '../progress/service.js';
 import { courseCard } from './cards.js';
 import { foldCase, type CatalogueRepository } from './repository.js';
+
+type CatalogueCourse = CatalogueCategory['items'][number];
 
 export const DEFAULT_COURSE_NAME = 'Новый курс';
 
@@ -39,30 +40,24 @@ export class CatalogueService {
 
   /** Every category (the uncategorised pseudo-category -1 last, when it has courses) with its cards. */
   async list(viewerId: number): Promise<CatalogueCategory[]> {
-    const [categories, courses] = await Promise.all([this.repo.categories(), this.courses.list()]);
-    const ids = courses.map((c) => c.id);
-    const [groups, totals, states] = await Promise.all([
-      this.repo.groupCounts(ids),
-      this.engine.totals(ids),
-      this.engine.summaries([viewerId], ids),
-    ]);
-    const card = (c: (typeof courses)[number]) => ({
-      ...courseCard(c, states.get(stateKey(viewerId, c.id)), {
-        groups: groups.get(c.id) ?? 0,
-        students: totals.get(c.id)?.learners ?? 0,
-      }),
-      url: `/management/constructor/${c.id}`,
-      description: c.description,
-      is_published: c.is_published,
-      category_id: c.category_id,
-    });
-    const out: CatalogueCategory[] = categories.map((cat) => ({
-      ...cat,
-      items: courses.filter((c) => c.category_id === cat.id).map(card),
-    }));
-    const loose = courses.filter((c) => c.category_id === null);
+    const [categories, courses] = await Promise.all([this.repo.categories(), this.engine.viewerCourses(viewerId)]);
+    const byCategory = new Map<number | null, CatalogueCourse[]>();
+    for (const { course, summary } of courses) {
+      const card = {
+        ...courseCard(course, summary, { groups: course.groups, students: course.learners }),
+        url: `/management/constructor/${course.id}`,
+        description: course.description,
+        is_published: course.is_published,
+        category_id: course.category_id,
+      };
+      const list = byCategory.get(course.category_id);
+      if (list) list.push(card);
+      else byCategory.set(course.category_id, [card]);
+    }
+    const out: CatalogueCategory[] = categories.map((cat) => ({ ...cat, items: byCategory.get(cat.id) ?? [] }));
+    const loose = byCategory.get(null) ?? [];
     if (loose.length > 0) {
-      out.push({ id: UNCATEGORISED_ID, name: UNCATEGORISED_NAME, sort_order: out.length, items: loose.map(card) });
+      out.push({ id: UNCATEGORISED_ID, name: UNCATEGORISED_NAME, sort_order: out.length, items: loose });
     }
     return out;
   }

@@ -27,16 +27,6 @@ export type CourseChange = Partial<{
   accessibility: 'everyone' | 'enrolled_only' | 'nobody';
 }>;
 
-export interface LessonCard {
-  id: number;
-  course_id: number;
-  name: string;
-  module: string;
-  section: string;
-  image_path: string | null;
-  course_image: string | null;
-}
-
 export interface OutlineItem {
   id: number;
   type: 'lesson' | 'test';
@@ -229,30 +219,6 @@ export class CoursesRepository {
           .map(({ id, type, name, image_path }) => ({ id, type, name, image_path })),
       }))
       .filter((m) => m.items.length > 0);
-  }
-
-  /** What a lesson card shows (home slider): the lesson, its module and its course. */
-  async lessonCards(lessonIds: readonly number[]): Promise<Map<number, LessonCard>> {
-    if (lessonIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('lessons as l')
-      .innerJoin('modules as m', 'm.id', 'l.module_id')
-      .innerJoin('courses as c', 'c.id', 'm.course_id')
-      .select([
-        'l.id',
-        'm.course_id',
-        'l.name',
-        'm.name as module',
-        'c.title as section',
-        'l.image_path',
-        'c.image_path as course_image',
-      ])
-      .where('l.id', 'in', lessonIds)
-      .where('l.deleted_at', 'is', null)
-      .where('m.deleted_at', 'is', null)
-      .where('c.deleted_at', 'is', null)
-      .execute();
-    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** Every live course's title (the catalogue compares them with a Cyrillic-aware fold). */

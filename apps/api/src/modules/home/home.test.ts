@@ -6,6 +6,7 @@ import {
   createModuleWith,
   createTestApp,
   dialectName,
+  queriesDuring,
   recordAttempt,
   recordLesson,
   type Client,
@@ -78,6 +79,29 @@ describe(`home calls (${dialectName})`, () => {
       progress: 40,
       complete: false,
     });
+  });
+
+  it('each home call and the catalogue make at most three queries, whatever the number of courses', async () => {
+    const cat = (await admin.post('/api/courses/categories', { name: 'Обязательное' })).json().result.item.id;
+    for (let i = 0; i < 6; i++) {
+      const course = await createCourse(ctx.db, `Курс ${i}`, { category_id: i % 2 === 0 ? cat : null });
+      await admin.post('/api/admin/user-courses/attach', { user_id: learnerId, course_ids: [course] });
+      const { lessonIds } = await createModuleWith(ctx.db, course, { lessons: 2, tests: 1 });
+      await recordLesson(ctx.db, learnerId, lessonIds[0] ?? 0, at(-1), null);
+    }
+    for (const [who, url] of [
+      [learner, '/api/user/courses'],
+      [learner, '/api/user/started-lessons'],
+      [admin, '/api/courses'],
+    ] as const) {
+      let status = 0;
+      const queries = await queriesDuring(async () => {
+        status = (await who.get(url)).statusCode;
+      });
+      expect([url, status], queries.join('\n')).toEqual([url, 200]);
+      expect(queries.length, `${url}:\n${queries.join('\n')}`).toBeLessThanOrEqual(3);
+    }
+    expect((await learner.get('/api/user/started-lessons')).json().result.items).toHaveLength(6);
   });
 
   it('started lessons: not finished, newest first, with module and course names', async () => {

@@ -1,63 +1,52 @@
 import { UNCATEGORISED_ID, UNCATEGORISED_NAME, type HomeCategory, type StartedLesson } from '@lms/contract';
 import { storageUrl } from '../../platform/storageUrl.js';
 import { courseCard } from '../catalogue/cards.js';
-import type { CatalogueRepository } from '../catalogue/repository.js';
-import type { CoursesRepository } from '../courses/repository.js';
-import { stateKey, type LearningEngine } from '../progress/service.js';
+import type { LearningEngine } from '../progress/service.js';
 
 /** The slider shows the newest few; older unfinished lessons stay reachable from their courses. */
 const MAX_STARTED_LESSONS = 20;
 
 /** The learner's home page (spec 01 §2.7): their courses by category and the lessons to continue. */
 export class HomeService {
-  constructor(
-    private readonly catalogue: CatalogueRepository,
-    private readonly courseRepo: CoursesRepository,
-    private readonly engine: LearningEngine,
-  ) {}
+  constructor(private readonly engine: LearningEngine) {}
 
+  /** Visible courses grouped by live category (category order), the uncategorised last. */
   async courses(userId: number): Promise<HomeCategory[]> {
-    const visible = await this.engine.visibleCourses(userId);
-    if (visible.length === 0) return [];
-    const ids = visible.map((c) => c.id);
-    const [categories, courses, groups, totals, states] = await Promise.all([
-      this.catalogue.categories(),
-      this.courseRepo.list(ids),
-      this.catalogue.groupCounts(ids),
-      this.engine.totals(ids),
-      this.engine.summaries([userId], ids, { rules: visible }),
-    ]);
-    const card = (c: (typeof courses)[number]) =>
-      courseCard(c, states.get(stateKey(userId, c.id)), {
-        groups: groups.get(c.id) ?? 0,
-        students: totals.get(c.id)?.learners ?? 0,
-      });
-    const out: HomeCategory[] = categories
-      .map((cat) => ({ id: cat.id, name: cat.name, items: courses.filter((c) => c.category_id === cat.id).map(card) }))
-      .filter((cat) => cat.items.length > 0);
-    const loose = courses.filter((c) => c.category_id === null);
-    if (loose.length > 0) out.push({ id: UNCATEGORISED_ID, name: UNCATEGORISED_NAME, items: loose.map(card) });
+    const visible = await this.engine.viewerCourses(userId, { visibleOnly: true });
+    const categories = new Map<number, HomeCategory & { sort: number }>();
+    const loose: HomeCategory = { id: UNCATEGORISED_ID, name: UNCATEGORISED_NAME, items: [] };
+    for (const { course, summary } of visible) {
+      const card = courseCard(course, summary, { groups: course.groups, students: course.learners });
+      if (course.category_id === null) {
+        loose.items.push(card);
+        continue;
+      }
+      // A course whose category is not live belongs to no list (deleting a category deletes its courses).
+      if (course.category_name === null) continue;
+      let category = categories.get(course.category_id);
+      if (!category) {
+        category = { id: course.category_id, name: course.category_name, sort: course.category_sort ?? 0, items: [] };
+        categories.set(course.category_id, category);
+      }
+      category.items.push(card);
+    }
+    const out: HomeCategory[] = [...categories.values()]
+      .sort((a, b) => a.sort - b.sort || a.id - b.id)
+      .map(({ id, name, items }) => ({ id, name, items }));
+    if (loose.items.length > 0) out.push(loose);
     return out;
   }
 
   /** Started, not completed in the current cycle, of visible courses (the engine decides), newest first. */
   async startedLessons(userId: number): Promise<StartedLesson[]> {
-    const visible = await this.engine.visibleCourseIds(userId);
-    const started = (await this.engine.startedLessons(userId, visible)).slice(0, MAX_STARTED_LESSONS);
-    const cards = await this.courseRepo.lessonCards(started.map((s) => s.lesson_id));
-    return started.flatMap((s) => {
-      const card = cards.get(s.lesson_id);
-      if (!card) return [];
-      return [
-        {
-          id: card.id,
-          course_id: card.course_id,
-          name: card.name,
-          module: card.module,
-          section: card.section,
-          image: storageUrl(card.image_path ?? card.course_image),
-        },
-      ];
-    });
+    const started = (await this.engine.startedLessons(userId)).slice(0, MAX_STARTED_LESSONS);
+    return started.map((s) => ({
+      id: s.lesson_id,
+      course_id: s.course_id,
+      name: s.name,
+      module: s.module,
+      section: s.section,
+      image: storageUrl(s.image_path ?? s.course_image),
+    }));
   }
 }

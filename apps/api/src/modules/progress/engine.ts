@@ -97,6 +97,28 @@ export function deadlineStatus(
   return 'in_order';
 }
 
+/** What the weekly digest needs of an unfinished enrolled course: its stored deadline and its status. */
+export interface AttentionState {
+  user_id: number;
+  course_id: number;
+  deadline: string;
+  deadline_status: DeadlineStatus;
+}
+
+/**
+ * The status of an unfinished course from its maintained deadline, exactly as `summaryOf` decides it
+ * for a stored row (the digest reads thousands of such rows and needs nothing else of the summary).
+ */
+export function unfinishedAttention(userId: number, course: CourseRules, deadline: string, now: Date): AttentionState {
+  const at = ms(deadline);
+  return {
+    user_id: userId,
+    course_id: course.id,
+    deadline: toIso(at),
+    deadline_status: deadlineStatus(at, course.deadline_warning_days, false, now.getTime()) ?? 'in_order',
+  };
+}
+
 interface CycleView {
   items: ItemState[];
   done: number;
@@ -105,6 +127,33 @@ interface CycleView {
   /** When the last item got done (all done), else null. */
   completedAt: number | null;
   firstStart: number | null;
+}
+
+/** A lesson's state counting only its records since `from` (null = all history). */
+export function lessonInCycle(id: number, records: readonly LessonRecord[], from: number | null): ItemState {
+  const since = (t: string | null) => t !== null && (from === null || ms(t) >= from);
+  let completed: number | null = null;
+  let start: number | null = null;
+  for (const r of records) {
+    if (since(r.completed_at)) completed = Math.min(completed ?? Infinity, ms(r.completed_at as string));
+    if (since(r.started_at)) start = Math.min(start ?? Infinity, ms(r.started_at as string));
+  }
+  const begin = start ?? completed;
+  return {
+    type: 'lesson',
+    id,
+    status: completed !== null ? 'completed' : start !== null ? 'in_progress' : 'not_started',
+    started_at: begin !== null ? toIso(begin) : null,
+    completed_at: completed !== null ? toIso(completed) : null,
+  };
+}
+
+/**
+ * Where the records of the current cycle begin for a stored state: a first cycle counts all history,
+ * a later one the records since its start (what `courseState` passes to each item).
+ */
+export function cycleRecordsFrom(state: Pick<StoredState, 'cycle' | 'cycle_start'>): number | null {
+  return state.cycle > 1 && state.cycle_start !== null ? ms(state.cycle_start) : null;
 }
 
 /** The state of every item counting only records since `from` (null = all history). */
@@ -118,25 +167,13 @@ function viewCycle(items: CourseItems, records: LearnerRecords, from: number | n
   const started = (t: number) => (firstStart = firstStart === null ? t : Math.min(firstStart, t));
 
   for (const id of items.lessonIds) {
-    let completed: number | null = null;
-    let start: number | null = null;
-    for (const r of records.lessons.get(id) ?? []) {
-      if (since(r.completed_at)) completed = Math.min(completed ?? Infinity, ms(r.completed_at as string));
-      if (since(r.started_at)) start = Math.min(start ?? Infinity, ms(r.started_at as string));
-    }
-    const begin = start ?? completed;
-    if (begin !== null) started(begin);
-    if (completed !== null) {
+    const lesson = lessonInCycle(id, records.lessons.get(id) ?? [], from);
+    if (lesson.started_at !== null) started(ms(lesson.started_at));
+    if (lesson.completed_at !== null) {
       lessonsDone++;
-      lastDone = Math.max(lastDone ?? 0, completed);
+      lastDone = Math.max(lastDone ?? 0, ms(lesson.completed_at));
     }
-    out.push({
-      type: 'lesson',
-      id,
-      status: completed !== null ? 'completed' : start !== null ? 'in_progress' : 'not_started',
-      started_at: begin !== null ? toIso(begin) : null,
-      completed_at: completed !== null ? toIso(completed) : null,
-    });
+    out.push(lesson);
   }
 
   for (const id of items.testIds) {

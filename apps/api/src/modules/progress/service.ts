@@ -1,16 +1,32 @@
 import type { Clock } from '../../platform/clock.js';
 import type { CoursesRepository } from '../courses/repository.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
-import { courseState, isVisible, type CourseRules, type CourseState, type CourseSummary } from './engine.js';
+import {
+  courseState,
+  cycleRecordsFrom,
+  isVisible,
+  lessonInCycle,
+  type AttentionState,
+  type CourseRules,
+  type CourseState,
+  type CourseSummary,
+  type ItemState,
+} from './engine.js';
 import type { ProgressRepository } from './repository.js';
 import type { LearningStates } from './states.js';
 import type { UrgencyScope, UrgentCourse } from './urgency.js';
+import type { ViewerLessonRecord } from './viewer.js';
 
-/** A lesson started and not completed in the current cycle of its course. */
-export interface StartedLessonRef {
+/** A lesson started and not completed in the current cycle of its course, with its card's fields. */
+export interface StartedLesson {
   lesson_id: number;
   course_id: number;
   started_at: string;
+  name: string;
+  module: string;
+  section: string;
+  image_path: string | null;
+  course_image: string | null;
 }
 
 export const stateKey = (userId: number, courseId: number) => `${userId}:${courseId}`;
@@ -46,7 +62,7 @@ export class LearningEngine {
   }
 
   /** The in-scope users' enrolled courses that are overdue or almost overdue now (the weekly digest). */
-  needingAttention(scope: UrgencyScope): Promise<Map<string, CourseSummary>> {
+  needingAttention(scope: UrgencyScope): Promise<AttentionState[]> {
     return this.maintained.needingAttention(scope);
   }
 
@@ -133,23 +149,63 @@ export class LearningEngine {
   }
 
   /**
-   * Lessons of the given visible courses that the user started and has not completed in the
-   * course's current cycle, newest start first (the home slider, spec 01 §2.7).
+   * The live courses (with `visibleOnly`, those the viewer may see as a learner) with the viewer's
+   * summary and the course's kept counts, in catalogue order (one query: home, catalogue).
    */
-  async startedLessons(userId: number, visibleCourseIds: readonly number[]): Promise<StartedLessonRef[]> {
-    // Only a course with a record of the user can hold a started lesson: those have a row.
-    const visible = new Set(visibleCourseIds);
-    const touched = [...(await this.maintained.rows([userId])).values()]
-      .map((r) => r.course_id)
-      .filter((id) => visible.has(id));
-    const states = await this.states([userId], touched);
-    const out: StartedLessonRef[] = [];
-    for (const state of states.values()) {
-      for (const item of state.items) {
-        if (item.type === 'lesson' && item.status === 'in_progress' && item.started_at) {
-          out.push({ lesson_id: item.id, course_id: state.course_id, started_at: item.started_at });
-        }
+  viewerCourses(userId: number, opts: { visibleOnly?: boolean } = {}) {
+    return this.maintained.viewerCourses(userId, opts);
+  }
+
+  /**
+   * Lessons of visible courses that the user started and has not completed in the course's current
+   * cycle, newest start first (the home slider, spec 01 §2.7), with what their cards show: one query
+   * over the user's own lesson records; `lessonInCycle` decides from the stored cycle. Courses whose
+   * row is past `valid_until` (a new cycle opened, not yet rewritten) go through the full engine.
+   */
+  async startedLessons(userId: number): Promise<StartedLesson[]> {
+    const records = await this.maintained.viewerLessonRecords(userId);
+    const now = this.clock.now().getTime();
+    const byLesson = new Map<number, ViewerLessonRecord[]>();
+    const stale = new Set<number>();
+    for (const r of records) {
+      if (!isVisible(r, r.enrolled_at !== null)) continue;
+      if (r.valid_until !== null && Date.parse(r.valid_until) <= now) stale.add(r.course_id);
+      else {
+        const list = byLesson.get(r.lesson_id);
+        if (list) list.push(r);
+        else byLesson.set(r.lesson_id, [r]);
       }
+    }
+    const out: StartedLesson[] = [];
+    const started = (card: ViewerLessonRecord, item: ItemState) => {
+      if (item.type !== 'lesson' || item.status !== 'in_progress' || item.started_at === null) return;
+      const { name, module, image_path, course_id, section, course_image } = card;
+      out.push({
+        lesson_id: item.id,
+        course_id,
+        started_at: item.started_at,
+        name,
+        module,
+        section,
+        image_path,
+        course_image,
+      });
+    };
+    for (const [lessonId, list] of byLesson) {
+      const [card] = list;
+      if (!card) continue;
+      started(
+        card,
+        lessonInCycle(lessonId, list, cycleRecordsFrom({ cycle: card.cycle ?? 1, cycle_start: card.cycle_start })),
+      );
+    }
+    if (stale.size > 0) {
+      const cards = new Map(records.map((r) => [r.lesson_id, r]));
+      for (const state of (await this.states([userId], [...stale])).values())
+        for (const item of state.items) {
+          const card = cards.get(item.id);
+          if (item.type === 'lesson' && card) started(card, item);
+        }
     }
     return out.sort((a, b) => b.started_at.localeCompare(a.started_at) || b.lesson_id - a.lesson_id);
   }

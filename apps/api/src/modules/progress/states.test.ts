@@ -52,6 +52,34 @@ describe(`maintained learning state equals the engine's recomputation after any 
         .map(([k]) => k)
         .sort(),
     );
+    // What one viewer's pages read (viewer.ts: one query each) equals the full recomputation too.
+    for (const u of users) {
+      // Order aside: the viewer's list comes in catalogue order, `rules()` in the database's.
+      const byKey = (a: readonly [string, unknown], b: readonly [string, unknown]) => a[0].localeCompare(b[0]);
+      const viewed = await engine.viewerCourses(u);
+      expect(
+        viewed.map((v) => [stateKey(u, v.course.id), v.summary] as const).sort(byKey),
+        `${step}: viewer ${u}`,
+      ).toEqual(
+        strip(full)
+          .filter(([k]) => k.startsWith(`${u}:`))
+          .sort(byKey),
+      );
+      const visible = (await engine.viewerCourses(u, { visibleOnly: true })).map((v) => v.course.id);
+      expect(visible, `${step}: visible to ${u}`).toEqual(
+        [...courses].sort((a, b) => a - b).filter((c) => full.get(stateKey(u, c))?.visible === true),
+      );
+      const started = (await engine.startedLessons(u)).map((l) => [l.lesson_id, l.course_id, l.started_at]);
+      const expected = [...full]
+        .filter(([k, s]) => k.startsWith(`${u}:`) && s.visible)
+        .flatMap(([, s]) =>
+          s.items
+            .filter((i) => i.type === 'lesson' && i.status === 'in_progress')
+            .map((i) => [i.id, s.course_id, i.started_at ?? ''] as const),
+        )
+        .sort((a, b) => b[2].localeCompare(a[2]) || b[0] - a[0]);
+      expect(started, `${step}: started lessons of ${u}`).toEqual(expected);
+    }
     // The rows themselves equal a rebuild from the records (rows past their valid_until aside).
     const now = ctx.clock.now().getTime();
     const rows = async () =>

@@ -4,16 +4,21 @@ import { CoursesRepository } from '../courses/repository.js';
 import { EnrollmentRepository, type EnrollmentChange } from '../enrollment/repository.js';
 import {
   courseState,
+  isVisible,
   progressPercent,
   stateValidUntil,
   summaryOf,
   warningAt,
+  unfinishedAttention,
+  type AttentionState,
   type CourseItems,
+  type DeadlineStatus,
   type CourseRules,
   type CourseSummary,
   type StoredState,
 } from './engine.js';
 import { ProgressRepository } from './repository.js';
+import { viewerCourseRows, viewerLessonRecords, type ViewerCourseRow, type ViewerLessonRecord } from './viewer.js';
 import { STATUS_OF_RANK, moreUrgent, urgentRows, type UrgencyScope, type UrgentCourse } from './urgency.js';
 
 export interface StateScope {
@@ -232,6 +237,41 @@ export class LearningStates {
     return out;
   }
 
+  /**
+   * The live courses (with `visibleOnly`, those the viewer may see as a learner) with the viewer's
+   * summary and the course's kept counts, in catalogue order: one query (viewer.ts); a row past its
+   * `valid_until` is recomputed by the engine for this answer, as `summaries` does.
+   */
+  async viewerCourses(
+    userId: number,
+    opts: { visibleOnly?: boolean } = {},
+  ): Promise<{ course: ViewerCourseRow; summary: CourseSummary | undefined }[]> {
+    let rows = await viewerCourseRows(this.db, userId, opts);
+    if (opts.visibleOnly) rows = rows.filter((r) => isVisible(r, r.enrolled_at !== null));
+    const now = this.clock.now();
+    const out = new Map<string, CourseSummary>();
+    const stale: { user_id: number; course_id: number }[] = [];
+    for (const r of rows) {
+      if (r.state?.valid_until && Date.parse(r.state.valid_until) <= now.getTime()) {
+        stale.push({ user_id: userId, course_id: r.id });
+        continue;
+      }
+      const totals = { lessons: r.lessons_total, tests: r.tests_total };
+      out.set(key(userId, r.id), summaryOf({ course: r, totals, row: r.state, enrolledAt: r.enrolled_at, now }));
+    }
+    if (stale.length > 0) {
+      const enrolledAt = new Map<string, string>();
+      for (const r of rows) if (r.enrolled_at !== null) enrolledAt.set(key(userId, r.id), r.enrolled_at);
+      await this.recompute(stale, new Map(rows.map((r) => [r.id, r])), enrolledAt, now, out);
+    }
+    return rows.map((course) => ({ course, summary: out.get(key(userId, course.id)) }));
+  }
+
+  /** The viewer's lesson records of published items of live courses, with their card (viewer.ts). */
+  viewerLessonRecords(userId: number): Promise<ViewerLessonRecord[]> {
+    return viewerLessonRecords(this.db, userId);
+  }
+
   private async recompute(
     pairs: readonly { user_id: number; course_id: number }[],
     rules: ReadonlyMap<number, CourseRules>,
@@ -314,11 +354,11 @@ export class LearningStates {
 
   /**
    * The enrolled, unfinished courses of the users in scope that are overdue or almost overdue now
-   * (the weekly digest): the rows whose warning window has opened, read by the stored times rather
-   * than by summarising every enrollment; rows past `valid_until` are recomputed as `summaries` does.
-   * The comparisons are those of `deadlineStatus`, as in `urgentRows`.
+   * (the weekly digest): the rows whose warning window has opened, read by the stored times and
+   * judged by `unfinishedAttention` (the rule of `summaryOf`) rather than by summarising every
+   * enrollment; rows past `valid_until` are recomputed as `summaries` does.
    */
-  async needingAttention(scope: UrgencyScope): Promise<Map<string, CourseSummary>> {
+  async needingAttention(scope: UrgencyScope): Promise<AttentionState[]> {
     const now = this.clock.now();
     const at = iso(now);
     const read = (userIds?: readonly number[]) => {
@@ -334,25 +374,46 @@ export class LearningStates {
       return q.execute();
     };
     const rows: { user_id: number; course_id: number; deadline: string | null }[] = [];
-    if (scope === 'everyone') rows.push(...(await read()));
-    else
-      for (let i = 0; i < scope.userIds.length; i += 2000) rows.push(...(await read(scope.userIds.slice(i, i + 2000))));
-    const pairs = rows.map((r) => ({ user_id: r.user_id, course_id: r.course_id }));
+    // Pushed one by one: a company's rows are too many for the arguments of one `push(...)`.
+    const keep = (part: typeof rows) => {
+      for (const r of part) rows.push(r);
+    };
+    if (scope === 'everyone') keep(await read());
+    else for (let i = 0; i < scope.userIds.length; i += 2000) keep(await read(scope.userIds.slice(i, i + 2000)));
     const stale = await this.staleEnrolled(scope, now);
-    if (stale.length > 0) pairs.push(...stale);
-    if (pairs.length === 0) return new Map();
-    const wanted = new Set(pairs.map((p) => key(p.user_id, p.course_id)));
-    // Few rows (only those needing attention): their summaries decide, through the engine's own rules.
-    const summaries = await this.summaries(
-      [...new Set(pairs.map((p) => p.user_id))],
-      [...new Set(pairs.map((p) => p.course_id))],
-      { enrolledOnly: true },
+    const rules = new Map(
+      (await this.courses.rules([...new Set([...rows, ...stale].map((r) => r.course_id))])).map((c) => [c.id, c]),
     );
-    return new Map(
-      [...summaries].filter(
-        ([k, s]) => wanted.has(k) && (s.deadline_status === 'overdue' || s.deadline_status === 'almost_overdue'),
-      ),
+    const out: AttentionState[] = [];
+    const needsAttention = (s: { deadline_status: DeadlineStatus | null }) =>
+      s.deadline_status === 'overdue' || s.deadline_status === 'almost_overdue';
+    // The rows in their cycle decide from their stored deadline (no summary needed: a company-wide
+    // digest reads every overdue row of the company); a deleted course has no rules and drops out.
+    for (const r of rows) {
+      const course = rules.get(r.course_id);
+      if (!course || r.deadline === null) continue;
+      const state = unfinishedAttention(r.user_id, course, r.deadline, now);
+      if (needsAttention(state)) out.push(state);
+    }
+    if (stale.length === 0) return out;
+    // Rows past `valid_until` (few: the periodic pass renews them) go through the engine.
+    const wanted = new Set(stale.map((p) => key(p.user_id, p.course_id)));
+    const recomputed = await this.summaries(
+      [...new Set(stale.map((p) => p.user_id))],
+      [...new Set(stale.map((p) => p.course_id))],
+      { enrolledOnly: true, rules: [...rules.values()] },
     );
+    for (const [k, s] of recomputed) {
+      if (!wanted.has(k) || s.deadline === null || !needsAttention(s)) continue;
+      const userId = Number(k.slice(0, k.indexOf(':')));
+      out.push({
+        user_id: userId,
+        course_id: s.course_id,
+        deadline: s.deadline,
+        deadline_status: s.deadline_status ?? 'in_order',
+      });
+    }
+    return out;
   }
 
   /** Enrolled pairs in scope whose row is past its `valid_until` (few: the periodic pass renews them). */
@@ -366,11 +427,10 @@ export class LearningStates {
     if (scope === 'everyone') return due().execute();
     const out: { user_id: number; course_id: number }[] = [];
     for (let i = 0; i < scope.userIds.length; i += 2000)
-      out.push(
-        ...(await due()
-          .where('user_id', 'in', scope.userIds.slice(i, i + 2000))
-          .execute()),
-      );
+      for (const row of await due()
+        .where('user_id', 'in', scope.userIds.slice(i, i + 2000))
+        .execute())
+        out.push(row);
     return out;
   }
 

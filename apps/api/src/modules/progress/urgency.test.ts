@@ -149,8 +149,8 @@ describe(`each user's most urgent course from the maintained rows equals the eng
       const wantAttention = [...full]
         .filter(([, s]) => s.deadline_status === 'overdue' || s.deadline_status === 'almost_overdue')
         .map(([key, s]) => `${key} ${s.deadline_status} ${s.deadline}`);
-      const gotAttention = [...(await engine.needingAttention({ userIds: users }))].map(
-        ([key, s]) => `${key} ${s.deadline_status} ${s.deadline}`,
+      const gotAttention = (await engine.needingAttention({ userIds: users })).map(
+        (s) => `${s.user_id}:${s.course_id} ${s.deadline_status} ${s.deadline}`,
       );
       expect(attention(gotAttention), `${step}: attention`).toEqual(attention(wantAttention));
       const everyone = await engine.mostUrgent('everyone');

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
+import { UnitOfWork } from '../../db/unitOfWork.js';
 import { DAY, MINUTE } from '../../platform/clock.js';
 import { BackgroundMailer, CapturingMailer } from '../../platform/mail/mailer.js';
 import {
@@ -13,6 +14,7 @@ import {
   type Client,
   type TestContext,
 } from '../../test/harness.js';
+import { RemindersRepository, type ReminderClaim } from './repository.js';
 import { weekOf } from './service.js';
 
 const PUBLIC_URL = 'https://learn.example.com';
@@ -147,8 +149,8 @@ describe(`deadline reminders and weekly digests (${dialectName})`, () => {
     }
   });
 
-  it("hands a mass mailing over at the mailer's pace and gives back on shutdown what it never handed over", async () => {
-    const many = 150;
+  /** `many` more learners wanting reminders, enrolled in the course like the learner. */
+  const addCrowd = async (many: number) => {
     const model = await ctx.db.kysely
       .selectFrom('users')
       .selectAll()
@@ -164,6 +166,51 @@ describe(`deadline reminders and weekly digests (${dialectName})`, () => {
       expect(
         (await admin.post('/api/admin/user-courses/attach', { user_id: u.id, course_ids: [course] })).statusCode,
       ).toBe(200);
+  };
+
+  it('lets two processes claim the same 20 000 rows in opposite orders at once without a deadlock', async () => {
+    const claims: ReminderClaim[] = [];
+    for (const user of [learner.id, quiet.id])
+      for (let cycle = 1; cycle <= 5000; cycle++)
+        for (const kind of ['reminder_overdue', 'reminder_new_cycle'] as const)
+          claims.push({ user_id: user, course_id: course, cycle, kind });
+    const claimIn = (order: ReminderClaim[]) => {
+      const uow = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
+      return uow.run(() => new RemindersRepository(uow).claim(order, start.toISOString()));
+    };
+    const [one, two] = await Promise.all([claimIn(claims), claimIn([...claims].reverse())]);
+    expect(one.length + two.length).toBe(claims.length);
+  });
+
+  it('claims at most REMINDERS_PER_PASS in a pass; the next pass follows once those are handed over', async () => {
+    const many = 30;
+    await addCrowd(many);
+    const mailer = new CapturingMailer();
+    const capped = await buildApp({
+      config: { ...ctx.config, reminders: { ...ctx.config.reminders, perPass: 8 } },
+      db: ctx.db,
+      clock: ctx.clock,
+      mailer,
+      secret: 'test-secret-0123456789-0123456789',
+    });
+    await capped.ready();
+    try {
+      at(10 * DAY + MINUTE);
+      expect((await capped.jobs.remind()).reminders).toBe(8);
+      await capped.jobs.remindersDelivered();
+      const sent = mailer.sent.filter((m) => m.audit?.kind === 'reminder_overdue').map((m) => m.to);
+      expect(sent).toHaveLength(many + 1);
+      expect(new Set(sent).size).toBe(many + 1);
+      expect(sent).not.toContain(quiet.email);
+      expect((await capped.jobs.remind()).reminders).toBe(0);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it("hands a mass mailing over at the mailer's pace and gives back on shutdown what it never handed over", async () => {
+    const many = 150;
+    await addCrowd(many);
     const gates: (() => void)[] = [];
     let open = false;
     const delivered: string[] = [];

@@ -1,7 +1,15 @@
 import { sql } from 'kysely';
+import { rowsTable, timeValue } from '../../db/dialect.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 
 export type ReminderKind = 'reminder_almost_overdue' | 'reminder_overdue' | 'reminder_new_cycle';
+
+/** Which kinds were already sent for a cycle, as bits of one number (one subquery per row, not three). */
+export const SENT_BIT: Record<ReminderKind, number> = {
+  reminder_almost_overdue: 1,
+  reminder_overdue: 2,
+  reminder_new_cycle: 4,
+};
 
 /** An enrolled learner's unfinished course near or past its deadline, or in a new cycle. */
 export interface ReminderCandidate {
@@ -9,12 +17,14 @@ export interface ReminderCandidate {
   course_id: number;
   cycle: number;
   deadline: string | null;
+  /** `SENT_BIT`s of the kinds already sent for this cycle. */
+  sent_kinds: number;
+}
+
+export interface ReminderRecipient {
+  id: number;
   email: string;
   first_name: string;
-  title: string;
-  has_deadline: boolean;
-  deadline_warning_days: number;
-  sent: Set<ReminderKind>;
 }
 
 export interface ReminderClaim {
@@ -42,89 +52,109 @@ export interface DigestRecipient {
 
 const CLAIMS_PER_INSERT = 400;
 
+const byClaimKey = (a: ReminderClaim, b: ReminderClaim) =>
+  a.user_id - b.user_id ||
+  a.course_id - b.course_id ||
+  a.cycle - b.cycle ||
+  (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+const IDS_PER_QUERY = 2000;
+/** Claims per statement: one bound value each way (see `rowsTable`), so only memory bounds it. */
+const CLAIMS_PER_STATEMENT = 10_000;
+const CLAIM_COLUMNS = [
+  { name: 'user_id', type: 'integer' },
+  { name: 'course_id', type: 'integer' },
+  { name: 'cycle', type: 'integer' },
+  { name: 'kind', type: 'text' },
+] as const;
+
 /**
  * What the reminder pass reads and records (issue 16). It owns `reminder_deliveries` and
  * `digest_deliveries`, whose primary keys make each mail's claim unique across passes and processes;
  * the candidates are a read over the maintained learning state (progress/states.ts owns those rows).
  */
 export class RemindersRepository {
-  constructor(private readonly uow: Pick<UnitOfWork, 'db'>) {}
+  constructor(private readonly uow: Pick<UnitOfWork, 'db' | 'kind'>) {}
 
   private get db() {
     return this.uow.db;
   }
 
-  /** The longest warning window of any live course, in days (bounds the candidates' deadlines). */
-  async maxWarningDays(): Promise<number> {
-    const row = await this.db
-      .selectFrom('courses')
-      .select((eb) => eb.fn.max('deadline_warning_days').as('days'))
-      .where('deleted_at', 'is', null)
-      .where('has_deadline', '=', true)
-      .executeTakeFirst();
-    return Number(row?.days ?? 0);
-  }
-
   /**
    * Unfinished enrollments of live, published, reachable courses of learners who want reminders,
    * whose deadline is before `horizon` or whose cycle is a re-certification, with the kinds already
-   * sent for the current cycle. One indexed query, whatever the number of employees.
+   * sent for the current cycle. One indexed query, whatever the number of employees; five narrow
+   * columns, since a mass change of deadlines makes it return every enrollment of the company.
    */
   async candidates(horizon: string): Promise<ReminderCandidate[]> {
-    const sentOf = (kind: ReminderKind) =>
-      sql<number>`(select 1 from reminder_deliveries r where r.user_id = s.user_id and r.course_id = s.course_id and r.cycle = s.cycle and r.kind = ${kind})`;
-    const sent = (kind: ReminderKind) =>
-      sql<number>`(select count(*) from reminder_deliveries r where r.user_id = s.user_id and r.course_id = s.course_id and r.cycle = s.cycle and r.kind = ${kind})`;
+    const bits = Object.entries(SENT_BIT).map(([kind, bit]) => sql`when ${kind} then ${sql.lit(bit)}`);
+    const sentKinds = sql<number>`(select coalesce(sum(case r.kind ${sql.join(bits, sql` `)} else 0 end), 0) from reminder_deliveries r where r.user_id = s.user_id and r.course_id = s.course_id and r.cycle = s.cycle)`;
+    const notSent = (kind: ReminderKind) => sql<boolean>`(k.sent_kinds & ${sql.lit(SENT_BIT[kind])}) = 0`;
     const rows = await this.db
-      .selectFrom('learning_states as s')
-      .innerJoin('enrollments as e', (j) =>
-        j.onRef('e.user_id', '=', 's.user_id').onRef('e.course_id', '=', 's.course_id'),
+      // Materialized: the sent kinds are looked up once per row, then filtered on; inlined, PostgreSQL
+      // ran the lookup once per mention.
+      .with(
+        (cte) => cte('k').materialized(),
+        (db) =>
+          db
+            .selectFrom('learning_states as s')
+            .innerJoin('enrollments as e', (j) =>
+              j.onRef('e.user_id', '=', 's.user_id').onRef('e.course_id', '=', 's.course_id'),
+            )
+            .innerJoin('courses as c', 'c.id', 's.course_id')
+            .innerJoin('users as u', 'u.id', 's.user_id')
+            // Not `sent`: on SQLite a column of that name is read as the boolean of `digest_deliveries`.
+            .select(['s.user_id', 's.course_id', 's.cycle', 's.deadline', 'c.has_deadline', sentKinds.as('sent_kinds')])
+            .where('s.completed_at', 'is', null)
+            .where('c.deleted_at', 'is', null)
+            .where('c.is_published', '=', true)
+            .where('c.accessibility', '!=', 'nobody')
+            .where('u.deleted_at', 'is', null)
+            .where('u.reminder_mails', '=', true)
+            .where((eb) =>
+              eb.or([
+                eb.and([
+                  eb('c.has_deadline', '=', true),
+                  eb('s.deadline', 'is not', null),
+                  eb('s.deadline', '<=', horizon),
+                ]),
+                eb('s.cycle', '>', 1),
+              ]),
+            ),
       )
-      .innerJoin('courses as c', 'c.id', 's.course_id')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select([
-        's.user_id',
-        's.course_id',
-        's.cycle',
-        's.deadline',
-        'u.email',
-        'u.first_name',
-        'c.title',
-        'c.has_deadline',
-        'c.deadline_warning_days',
-        sent('reminder_almost_overdue').as('sent_almost'),
-        sent('reminder_overdue').as('sent_overdue'),
-        sent('reminder_new_cycle').as('sent_new_cycle'),
-      ])
-      .where('s.completed_at', 'is', null)
-      .where('c.deleted_at', 'is', null)
-      .where('c.is_published', '=', true)
-      .where('c.accessibility', '!=', 'nobody')
-      .where('u.deleted_at', 'is', null)
-      .where('u.reminder_mails', '=', true)
+      .selectFrom('k')
+      .select(['k.user_id', 'k.course_id', 'k.cycle', 'k.deadline', 'k.sent_kinds'])
       // Only what may still be due: once the overdue reminder of a cycle went, its deadline has
-      // nothing more to say, so a pass after a mass mailing does not reread every sent row.
+      // nothing more to say, so a pass after a mass mailing does not hand back every sent row.
       .where((eb) =>
         eb.or([
           eb.and([
-            eb('c.has_deadline', '=', true),
-            eb('s.deadline', 'is not', null),
-            eb('s.deadline', '<=', horizon),
-            eb.not(eb.exists(sentOf('reminder_overdue'))),
+            eb('k.has_deadline', '=', true),
+            eb('k.deadline', 'is not', null),
+            eb('k.deadline', '<=', horizon),
+            notSent('reminder_overdue'),
           ]),
-          eb.and([eb('s.cycle', '>', 1), eb.not(eb.exists(sentOf('reminder_new_cycle')))]),
+          eb.and([eb('k.cycle', '>', 1), notSent('reminder_new_cycle')]),
         ]),
       )
-      .orderBy('s.user_id')
-      .orderBy('s.course_id')
       .execute();
-    return rows.map(({ sent_almost, sent_overdue, sent_new_cycle, ...r }) => {
-      const kinds = new Set<ReminderKind>();
-      if (Number(sent_almost) > 0) kinds.add('reminder_almost_overdue');
-      if (Number(sent_overdue) > 0) kinds.add('reminder_overdue');
-      if (Number(sent_new_cycle) > 0) kinds.add('reminder_new_cycle');
-      return { ...r, sent: kinds };
-    });
+    // PostgreSQL's sum is a bigint, which `pg` hands over as text.
+    for (const r of rows) r.sent_kinds = Number(r.sent_kinds);
+    return rows;
+  }
+
+  /** Address and first name of the live users among `ids` (the learners whose reminders were won). */
+  async recipients(ids: readonly number[]): Promise<ReminderRecipient[]> {
+    const out: ReminderRecipient[] = [];
+    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+      const part = await this.db
+        .selectFrom('users')
+        .select(['id', 'email', 'first_name'])
+        .where('id', 'in', ids.slice(i, i + IDS_PER_QUERY))
+        .where('deleted_at', 'is', null)
+        .execute();
+      for (const r of part) out.push(r);
+    }
+    return out;
   }
 
   /**
@@ -133,15 +163,22 @@ export class RemindersRepository {
    */
   async claim(claims: readonly ReminderClaim[], now: string): Promise<ReminderClaim[]> {
     const won: ReminderClaim[] = [];
-    for (let i = 0; i < claims.length; i += CLAIMS_PER_INSERT) {
-      const part = claims.slice(i, i + CLAIMS_PER_INSERT);
-      const rows = await this.db
-        .insertInto('reminder_deliveries')
-        .values(part.map((c) => ({ ...c, sent_at: now })))
-        .onConflict((oc) => oc.columns(['user_id', 'course_id', 'cycle', 'kind']).doNothing())
-        .returning(['user_id', 'course_id', 'cycle', 'kind'])
-        .execute();
-      for (const r of rows) won.push({ ...r, kind: r.kind as ReminderKind });
+    // In key order: two processes claiming overlapping rows in different orders would deadlock.
+    const ordered = [...claims].sort(byClaimKey);
+    for (let i = 0; i < ordered.length; i += CLAIMS_PER_STATEMENT) {
+      const part = ordered.slice(i, i + CLAIMS_PER_STATEMENT);
+      const given = rowsTable(
+        this.uow.kind,
+        CLAIM_COLUMNS,
+        part.map((c) => [c.user_id, c.course_id, c.cycle, c.kind]),
+      );
+      // `where true`: SQLite's grammar needs it between `insert … select … from` and `on conflict`.
+      const { rows } = await sql<ReminderClaim>`
+        insert into reminder_deliveries (user_id, course_id, cycle, kind, sent_at)
+        select c.user_id, c.course_id, c.cycle, c.kind, ${timeValue(this.uow.kind, now)} from ${given} as c where true
+        on conflict (user_id, course_id, cycle, kind) do nothing
+        returning user_id, course_id, cycle, kind`.execute(this.db);
+      for (const r of rows) won.push(r);
     }
     return won;
   }

@@ -4,9 +4,17 @@ import type { MailMessage, Mailer } from '../../platform/mail/mailer.js';
 import { deadlineReminderMail, teamDigestMail, type MailContext } from '../../platform/mail/templates.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import type { AnalyticsService } from '../analytics/service.js';
-import { deadlineStatus } from '../progress/engine.js';
+import type { CoursesRepository } from '../courses/repository.js';
+import { deadlineStatus, type CourseRules } from '../progress/engine.js';
 import type { LearningEngine } from '../progress/service.js';
-import type { DigestClaim, ReminderCandidate, ReminderClaim, ReminderKind, RemindersRepository } from './repository.js';
+import {
+  SENT_BIT,
+  type DigestClaim,
+  type ReminderCandidate,
+  type ReminderClaim,
+  type ReminderKind,
+  type RemindersRepository,
+} from './repository.js';
 
 /** Monday of the ISO week of `at`, yyyy-mm-dd in UTC: the key of a weekly digest. */
 export function weekOf(at: Date): string {
@@ -14,16 +22,23 @@ export function weekOf(at: Date): string {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() - day)).toISOString().slice(0, 10);
 }
 
+/** What a reminder needs of its course: the deadline rules and the title. */
+type RemindedCourse = Pick<CourseRules, 'id' | 'has_deadline' | 'deadline_warning_days'> & { title: string };
+
 /** Which reminder a candidate is due now, if any (the engine's deadline rule decides the window). */
-export function dueReminder(c: ReminderCandidate, now: Date): ReminderKind | null {
-  if (c.has_deadline && c.deadline !== null) {
-    const status = deadlineStatus(Date.parse(c.deadline), c.deadline_warning_days, false, now.getTime());
-    if (status === 'overdue') return c.sent.has('reminder_overdue') ? null : 'reminder_overdue';
-    if (status === 'almost_overdue' && !c.sent.has('reminder_almost_overdue')) return 'reminder_almost_overdue';
+export function dueReminder(c: ReminderCandidate, course: RemindedCourse, now: Date): ReminderKind | null {
+  const sent = (kind: ReminderKind) => (c.sent_kinds & SENT_BIT[kind]) !== 0;
+  if (course.has_deadline && c.deadline !== null) {
+    const status = deadlineStatus(Date.parse(c.deadline), course.deadline_warning_days, false, now.getTime());
+    if (status === 'overdue') return sent('reminder_overdue') ? null : 'reminder_overdue';
+    if (status === 'almost_overdue' && !sent('reminder_almost_overdue')) return 'reminder_almost_overdue';
   }
-  if (c.cycle > 1 && !c.sent.has('reminder_new_cycle')) return 'reminder_new_cycle';
+  if (c.cycle > 1 && !sent('reminder_new_cycle')) return 'reminder_new_cycle';
   return null;
 }
+
+/** A learner has one candidate per course, so (user, course) names the candidate. */
+const pairKey = (userId: number, courseId: number) => `${userId}:${courseId}`;
 
 export interface PassResult {
   reminders: number;
@@ -55,15 +70,27 @@ export class RemindersService {
   #feeding: Promise<void> | undefined;
   #passes = new Set<Promise<PassResult>>();
   #closed = false;
+  /** The last pass left due reminders unclaimed (`perPass`): the next one follows the handover. */
+  #more = false;
 
   constructor(
     private readonly uow: UnitOfWork,
     private readonly repo: RemindersRepository,
+    private readonly courses: CoursesRepository,
     private readonly engine: LearningEngine,
     private readonly analytics: AnalyticsService,
     private readonly mailer: Mailer,
     private readonly mail: MailContext,
     private readonly clock: Clock,
+    private readonly opts: {
+      /**
+       * Reminders one pass claims at most. The mailer delivers a few at a time, so claiming a mass
+       * change's 100 000 at once gains nothing and makes the pass as long as the company is big; the
+       * next pass starts as soon as these are handed over.
+       */
+      perPass: number;
+      log: { error(details: object, message: string): void };
+    } = { perPass: 20_000, log: { error: () => {} } },
   ) {}
 
   /**
@@ -76,9 +103,15 @@ export class RemindersService {
     return run;
   }
 
-  /** Resolves when every mail claimed so far has been handed over and delivered (or given up). */
+  /**
+   * Resolves when every mail claimed so far, and by the passes that follow a capped one, has been
+   * handed over and delivered (or given up).
+   */
   async delivered(): Promise<void> {
-    while (this.#feeding) await this.#feeding;
+    while (this.#feeding || this.#passes.size > 0) {
+      if (this.#feeding) await this.#feeding;
+      await Promise.allSettled([...this.#passes]);
+    }
     await this.mailer.idle();
   }
 
@@ -87,8 +120,9 @@ export class RemindersService {
    * handed to the mailer, so that the next pass (of any process) sends them instead of nobody.
    */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.#passes]);
+    // Closed first, so that no pass follows a capped one; the running passes still finish claiming.
     this.#closed = true;
+    while (this.#passes.size > 0) await Promise.allSettled([...this.#passes]);
     const left = this.#outbox.slice(this.#next);
     this.#outbox = [];
     this.#next = 0;
@@ -130,38 +164,65 @@ export class RemindersService {
     if (this.#next === this.#outbox.length) {
       this.#outbox = [];
       this.#next = 0;
+      this.#followUp();
     }
+  }
+
+  /** After a capped pass's mails are handed over (or it won none), the next pass claims more. */
+  #followUp(): void {
+    if (!this.#more || this.#closed) return;
+    this.#more = false;
+    this.pass().catch((error: unknown) => this.opts.log.error({ err: error }, 'reminder pass failed'));
   }
 
   private async remind(): Promise<number> {
     const now = this.clock.now();
-    const horizon = iso(new Date(now.getTime() + (await this.repo.maxWarningDays()) * DAY));
-    const candidates = await this.repo.candidates(horizon);
-    const due: (ReminderClaim & { candidate: ReminderCandidate })[] = [];
+    this.#more = false;
+    // The live courses whose learners may get reminders (the candidates are among them).
+    const [rules, titles] = await Promise.all([this.courses.rules(), this.courses.titles()]);
+    const titleOf = new Map(titles.map((t) => [t.id, t.title]));
+    const courses = new Map<number, RemindedCourse>();
+    for (const c of rules)
+      if (c.is_published && c.accessibility !== 'nobody') courses.set(c.id, { ...c, title: titleOf.get(c.id) ?? '' });
+    let warningDays = 0;
+    for (const c of courses.values()) if (c.has_deadline) warningDays = Math.max(warningDays, c.deadline_warning_days);
+    const candidates = await this.repo.candidates(iso(new Date(now.getTime() + warningDays * DAY)));
+    const due: ReminderClaim[] = [];
+    const byPair = new Map<string, ReminderCandidate>();
     for (const c of candidates) {
-      const kind = dueReminder(c, now);
-      if (kind) due.push({ user_id: c.user_id, course_id: c.course_id, cycle: c.cycle, kind, candidate: c });
+      const course = courses.get(c.course_id);
+      const kind = course && dueReminder(c, course, now);
+      if (!kind) continue;
+      if (due.length === this.opts.perPass) {
+        this.#more = true;
+        break;
+      }
+      due.push({ user_id: c.user_id, course_id: c.course_id, cycle: c.cycle, kind });
+      byPair.set(pairKey(c.user_id, c.course_id), c);
     }
     if (due.length === 0) return 0;
-    const won = await this.uow.run(() =>
-      this.repo.claim(
-        due.map(({ candidate: _c, ...claim }) => claim),
-        iso(now),
-      ),
-    );
-    const byKey = new Map(due.map((d) => [`${d.user_id}:${d.course_id}:${d.cycle}:${d.kind}`, d.candidate]));
+    // The addresses are read in the claims' transaction: if that read fails, the claims go too,
+    // rather than staying recorded for mails that nobody will send.
+    const { won, people } = await this.uow.run(async () => {
+      const claimed = await this.repo.claim(due, iso(now));
+      const recipients = await this.repo.recipients([...new Set(claimed.map((w) => w.user_id))]);
+      return { won: claimed, people: new Map(recipients.map((r) => [r.id, r])) };
+    });
     const outgoing: Outgoing[] = [];
     for (const w of won) {
-      const c = byKey.get(`${w.user_id}:${w.course_id}:${w.cycle}:${w.kind}`);
-      if (!c) continue;
+      const c = byPair.get(pairKey(w.user_id, w.course_id));
+      const course = courses.get(w.course_id);
+      const person = people.get(w.user_id);
+      // A learner deleted since the candidates were read gets nothing; the claim stays as a record.
+      if (!c || !course || !person) continue;
       outgoing.push({
         claim: { reminder: w },
         compose: () => ({
-          ...deadlineReminderMail(this.mail, c.email, {
+          ...deadlineReminderMail(this.mail, person.email, {
             kind: w.kind,
-            name: c.first_name,
+            name: person.first_name,
             courseId: c.course_id,
-            course: c.title,
+            course: course.title,
             deadline: c.deadline,
           }),
           audit: { kind: w.kind, user_id: c.user_id, course_id: c.course_id },
@@ -169,6 +230,8 @@ export class RemindersService {
       });
     }
     this.#handOver(outgoing);
+    // Nothing to hand over (another process won them all): the feed will not call for the next pass.
+    if (outgoing.length === 0) queueMicrotask(() => this.#followUp());
     return won.length;
   }
 
@@ -176,7 +239,11 @@ export class RemindersService {
     const now = this.clock.now();
     const week = weekOf(now);
     let sent = 0;
-    for (const r of await this.repo.digestRecipients(week)) {
+    const recipients = await this.repo.digestRecipients(week);
+    if (recipients.length === 0) return 0;
+    // One read of the company's overdue courses for every digest of the pass.
+    const company = await this.analytics.companyAttention();
+    for (const r of recipients) {
       const viewer: SessionUser = {
         id: r.id,
         email: r.email,
@@ -186,10 +253,11 @@ export class RemindersService {
         role_name: r.role_name,
         department_id: r.department_id,
       };
-      const entries = await this.analytics.attention(viewer);
+      const { overdue, almost_overdue: almost } = await this.analytics.attention(viewer, company);
+      const something = overdue.total + almost.total > 0;
       // With nothing to say the week is recorded as handled and no mail goes.
-      const claimed = await this.uow.run(() => this.repo.claimDigest(r.id, week, entries.length > 0, iso(now)));
-      if (!claimed || entries.length === 0) continue;
+      const claimed = await this.uow.run(() => this.repo.claimDigest(r.id, week, something, iso(now)));
+      if (!claimed || !something) continue;
       this.#handOver([
         {
           claim: { digest: { user_id: r.id, week } },
@@ -197,7 +265,8 @@ export class RemindersService {
             ...teamDigestMail(this.mail, r.email, {
               name: r.first_name,
               companyWide: r.role_code === 'admin',
-              entries,
+              overdue,
+              almost,
             }),
             audit: { kind: 'manager_digest', user_id: r.id, course_id: null },
           }),

@@ -1,3 +1,4 @@
+import { PreparedQuery } from '../../db/prepared.js';
 import type { AdminUserSort } from '@lms/contract';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -44,6 +45,10 @@ export interface UserInput {
   position: string | null;
 }
 
+const liveUsers = new PreparedQuery([], (db) =>
+  db.selectFrom('counters').select('value as n').where('name', '=', 'live_users'),
+);
+
 /** The users table (live users; a deleted user's row stays for their records) and direct assignments. */
 export class UsersRepository {
   constructor(private readonly uow: UnitOfWork) {}
@@ -81,13 +86,14 @@ export class UsersRepository {
   /** One page of live users matching a search (name or email, case-insensitive substring), and their count. */
   async page(query: UserPageQuery): Promise<{ rows: UserRecord[]; total: number }> {
     const { rows, matching } = this.searched(query);
-    const [page, count] = await Promise.all([
-      rows.limit(query.limit).offset(query.offset).execute(),
-      matching(this.db.selectFrom('users').where('users.deleted_at', 'is', null))
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { rows: page, total: Number(count.n) };
+    // Without a search every live user counts: the triggers of migration 0011 keep that number.
+    const count = query.search
+      ? matching(this.db.selectFrom('users').where('users.deleted_at', 'is', null))
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow()
+      : liveUsers.executeTakeFirst(this.db, {});
+    const [page, total] = await Promise.all([rows.limit(query.limit).offset(query.offset).execute(), count]);
+    return { rows: page, total: Number(total?.n ?? 0) };
   }
 
   /** The rows of `page` without the count (the export reads every page of a search this way). */

@@ -130,6 +130,53 @@ describe(`settings: employees (${dialectName})`, () => {
     const byName = await page('sort=name&per_page=10');
     expect(byName.items.map((u) => u.email).slice(0, 2)).toEqual(['boris@example.com', 'vera_100%@example.com']);
 
+    // The total without a search is the kept count: it follows deletion through the API, soft
+    // deletion and restoring written directly, inserts and hard deletes.
+    const boris = (
+      await ctx.db.kysely
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'boris@example.com')
+        .executeTakeFirstOrThrow()
+    ).id;
+    expect((await admin.delete(`/api/admin/users/${boris}`)).statusCode).toBe(200);
+    expect((await page('per_page=2')).total).toBe(4);
+    const gleb = (
+      await ctx.db.kysely
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'gleb@example.com')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await ctx.db.kysely
+      .updateTable('users')
+      .set({ deleted_at: '2026-01-01T00:00:00.000Z' })
+      .where('id', '=', gleb)
+      .execute();
+    await ctx.db.kysely.updateTable('users').set({ position: 'Кладовщик' }).where('id', '=', gleb).execute();
+    expect((await page('per_page=2')).total).toBe(3);
+    await ctx.db.kysely.updateTable('users').set({ deleted_at: null }).where('id', '=', gleb).execute();
+    const temp = await ctx.db.kysely
+      .insertInto('users')
+      .values({
+        first_name: 'Временный',
+        last_name: 'Сотрудник',
+        email: 'temp@example.com',
+        password_hash: 'x',
+        role_id: learnerRole,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect((await page('per_page=2')).total).toBe(5);
+    await ctx.db.kysely.deleteFrom('users').where('id', '=', temp.id).execute();
+    const live = await ctx.db.kysely
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect((await page('per_page=2')).total).toBe(Number(live.n));
+    expect(Number(live.n)).toBe(4);
+
     for (const bad of ['page=0', 'per_page=201', 'sort=password_hash', 'direction=up', 'page=x'])
       expect((await admin.get(`/api/admin/users?${bad}`)).statusCode, bad).toBe(422);
   });

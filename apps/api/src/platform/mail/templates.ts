@@ -113,31 +113,45 @@ export function deadlineReminderMail(
   return { to, subject: `${ctx.companyName}: ${c.subject}`, html, text };
 }
 
-/** A manager's (or admin's) weekly picture: who is overdue or almost overdue, on what, with counts. */
+/** One group of the digest: how many courses, of how many people, and the most urgent of them. */
+interface DigestGroup {
+  total: number;
+  people: number;
+  first: readonly { name: string; course: string; deadline: string }[];
+}
+
+/**
+ * A manager's (or admin's) weekly picture: who is overdue or almost overdue, on what, with counts.
+ * Each group lists its most urgent courses; the rest are counted and are on the analytics screen.
+ */
 export function teamDigestMail(
   ctx: MailContext,
   to: string,
-  input: {
-    name: string;
-    companyWide: boolean;
-    entries: readonly { name: string; course: string; deadline: string; status: 'overdue' | 'almost_overdue' }[];
-  },
+  input: { name: string; companyWide: boolean; overdue: DigestGroup; almost: DigestGroup },
 ): MailMessage {
-  const overdue = input.entries.filter((e) => e.status === 'overdue');
-  const almost = input.entries.filter((e) => e.status === 'almost_overdue');
-  const line = (e: (typeof input.entries)[number]) => `${e.name} — «${e.course}», срок ${mailDate(e.deadline)}`;
-  const people = (list: readonly { name: string }[]) => new Set(list.map((e) => e.name)).size;
+  const { overdue, almost } = input;
+  const line = (e: DigestGroup['first'][number]) => `${e.name} — «${e.course}», срок ${mailDate(e.deadline)}`;
+  const list = (title: string, g: DigestGroup) =>
+    g.total === 0
+      ? []
+      : [
+          title,
+          ...g.first.map(line),
+          ...(g.total > g.first.length
+            ? [`…и ещё ${g.total - g.first.length}: полный список в разделе «Аналитика».`]
+            : []),
+        ];
   const paragraphs = [
     `${input.name}, сводка по обучению ${input.companyWide ? 'сотрудников компании' : 'сотрудников вашего отдела'} за неделю.`,
-    `Просрочено: ${overdue.length} (сотрудников: ${people(overdue)}). Почти просрочено: ${almost.length} (сотрудников: ${people(almost)}).`,
-    ...(overdue.length > 0 ? ['Просрочено:', ...overdue.map(line)] : []),
-    ...(almost.length > 0 ? ['Почти просрочено:', ...almost.map(line)] : []),
+    `Просрочено: ${overdue.total} (сотрудников: ${overdue.people}). Почти просрочено: ${almost.total} (сотрудников: ${almost.people}).`,
+    ...list('Просрочено:', overdue),
+    ...list('Почти просрочено:', almost),
   ];
   const url = ctx.publicUrl ? `${ctx.publicUrl}/analytics` : undefined;
   const { html, text } = layout(ctx, 'Сводка по срокам обучения', paragraphs, undefined, url);
   return {
     to,
-    subject: `${ctx.companyName}: просрочено ${overdue.length}, почти просрочено ${almost.length}`,
+    subject: `${ctx.companyName}: просрочено ${overdue.total}, почти просрочено ${almost.total}`,
     html,
     text,
   };

@@ -1,5 +1,5 @@
 import type { Profile } from '@lms/contract';
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockHttp, networkError, type MockReply, type RecordedRequest } from '../../test/http';
 import { renderAt, resetToasts } from '../../test/render';
@@ -303,6 +303,20 @@ describe('reminder mails switch', { timeout: 20_000 }, () => {
     expect(preferenceCalls(requests).map((r) => r.body)).toEqual([{ reminder_mails: true, digest_mails: false }]);
     expect(digest).not.toBeChecked();
     expect(await reminderSwitch()).toBeChecked();
+  });
+
+  it('flips the switch in the click itself, before the save is under way (CI found a browser checking at once)', async () => {
+    setup({ profile: profileReply({ ...learner, role: { name: 'Руководитель' }, digest_mails: true }) });
+    const digest = await screen.findByRole('switch', { name: /^Еженедельная сводка по команде/ });
+    const reminders = await reminderSwitch();
+    fireEvent.click(digest);
+    expect(digest).not.toBeChecked();
+    expect(reminders).toBeChecked();
+    expect(await screen.findByText('Еженедельная сводка отключена')).toBeInTheDocument();
+    fireEvent.click(reminders);
+    expect(reminders).not.toBeChecked();
+    expect(digest).not.toBeChecked();
+    expect(await screen.findByText('Напоминания о сроках отключены')).toBeInTheDocument();
   });
 
   it('has no digest switch for a learner', async () => {

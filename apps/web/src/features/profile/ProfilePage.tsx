@@ -1,4 +1,4 @@
-import type { Profile } from '@lms/contract';
+import type { Profile, ProfilePreferencesChange } from '@lms/contract';
 import {
   Avatar,
   Box,
@@ -105,33 +105,35 @@ function ProfileInfo() {
 
 /**
  * 'Уведомления' (issue 16): deadline reminder mails on or off, saved at once with a toast. While a
- * save runs the switch shows the value being saved; a failure puts back the saved one.
+ * save runs the switch shows the value being saved; a failure puts back the saved one. The value
+ * being saved is local state set in the change handler itself, so the switch flips in the same
+ * render as the click (the mutation's own state reaches the component a tick later).
  */
 function MailCard({ profile }: { profile: Profile }) {
   const save = useSavePreferences();
   const titleId = useId();
-  const checked = save.isPending ? save.variables.reminder_mails : profile.reminder_mails;
-  const digest =
-    save.isPending && save.variables.digest_mails !== undefined ? save.variables.digest_mails : profile.digest_mails;
+  const [saving, setSaving] = useState<ProfilePreferencesChange | null>(null);
+  const checked = saving?.reminder_mails ?? profile.reminder_mails;
+  const digest = saving?.digest_mails ?? profile.digest_mails;
   const onChange = (change: { reminder_mails?: boolean; digest_mails?: boolean }) => {
     hideToast(PREFERENCES_TOAST_ID);
     const isDigest = change.digest_mails !== undefined;
-    save.mutate(
-      { reminder_mails: change.reminder_mails ?? profile.reminder_mails, ...change },
-      {
-        onSuccess: (saved) =>
-          toastSuccess(
-            isDigest
-              ? saved.digest_mails
-                ? T.digestMailsOn
-                : T.digestMailsOff
-              : saved.reminder_mails
-                ? T.reminderMailsOn
-                : T.reminderMailsOff,
-          ),
-        onError: (error) => toastError(messageOr(error, T.preferencesFailed), PREFERENCES_TOAST_ID),
-      },
-    );
+    const body: ProfilePreferencesChange = { reminder_mails: change.reminder_mails ?? checked, ...change };
+    setSaving(body);
+    save.mutate(body, {
+      onSettled: () => setSaving(null),
+      onSuccess: (saved) =>
+        toastSuccess(
+          isDigest
+            ? saved.digest_mails
+              ? T.digestMailsOn
+              : T.digestMailsOff
+            : saved.reminder_mails
+              ? T.reminderMailsOn
+              : T.reminderMailsOff,
+        ),
+      onError: (error) => toastError(messageOr(error, T.preferencesFailed), PREFERENCES_TOAST_ID),
+    });
   };
   return (
     <Paper component="section" aria-labelledby={titleId} withBorder radius="md" p={{ base: 'lg', sm: 'xl' }}>

@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UnitOfWork } from '../../db/unitOfWork.js';
+import {
+  createCourse,
+  createModuleWith,
+  createTestApp,
+  createUser,
+  dialectName,
+  recordAttempt,
+  type TestContext,
+} from '../../test/harness.js';
+import { AttemptsRepository } from './repository.js';
+
+describe(`attempts repository (${dialectName})`, () => {
+  let ctx: TestContext;
+  beforeEach(async () => {
+    ctx = await createTestApp();
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  it('lists attempts kept from before snapshots existed, and gives each snapshot as stored however often read', async () => {
+    const course = await createCourse(ctx.db);
+    const { testIds } = await createModuleWith(ctx.db, course, { tests: 1 });
+    const testId = testIds[0] as number;
+    const user = await createUser(ctx.db, { role: 'learner' });
+    // Rows without a snapshot (written before migration 0003 kept them).
+    await recordAttempt(ctx.db, user.id, testId, 1, '2026-01-01T10:00:00.000Z', false);
+    await recordAttempt(ctx.db, user.id, testId, 2, '2026-01-02T10:00:00.000Z', true);
+    const snapshot = { passing_score: 50, questions: [] };
+    const kept = await ctx.db.kysely
+      .insertInto('test_attempts')
+      .values({
+        user_id: user.id,
+        test_id: testId,
+        attempt_number: 3,
+        started_at: '2026-01-03T10:00:00.000Z',
+        open_marker: 1,
+        question_order: '[]',
+        answer_order: '{}',
+        snapshot: JSON.stringify(snapshot),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const repo = new AttemptsRepository(new UnitOfWork(ctx.db.kysely, ctx.db.kind));
+    for (let read = 0; read < 2; read++) {
+      const list = await repo.ofUser(user.id, testId);
+      expect(list.map((a) => [a.attempt_number, a.snapshot])).toEqual([
+        [1, null],
+        [2, null],
+        [3, snapshot],
+      ]);
+      expect((await repo.find(kept.id))?.snapshot).toEqual(snapshot);
+    }
+    expect(Object.isFrozen((await repo.find(kept.id))?.snapshot)).toBe(true);
+  });
+});
