@@ -93,6 +93,7 @@ test('employees: two added in one form get welcome mails; one is edited, has the
   await form.getByRole('button', { name: 'Добавить ещё ученика' }).click();
   const blocks = form.getByRole('group', { name: /^Ученик #/ });
   await expect(blocks).toHaveCount(2);
+  await expect(blocks.nth(1).getByRole('textbox', { name: 'Фамилия' })).toBeFocused();
   for (const [i, s] of [olga, petr].entries()) {
     const block = blocks.nth(i);
     await block.getByRole('textbox', { name: 'Фамилия' }).fill(s.last);

@@ -1,6 +1,6 @@
 import { ActionIcon, Box, Button, Group, Paper, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { IconInfoCircle, IconTrash, IconUserPlus } from '@tabler/icons-react';
-import { useRef, useState, type FormEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { successMessage } from '../../lib/answer';
 import { loginSuffix, usePublicConfig } from '../../shared/config';
 import { ContentLoader } from '../../shared/FullPageLoader';
@@ -54,13 +54,21 @@ function AddUsersForm({ onClose, busy, setBusy }: ModalFormProps) {
   const [courseIds, setCourseIds] = useState<number[]>([]);
   const [problem, setProblem] = useState<StudentsProblem | null>(null);
   const lastBlock = useRef<HTMLDivElement>(null);
+  const focusNewBlock = useRef(false);
+
+  // In the commit that adds the block, so the focus cannot land later, in the middle of typing elsewhere.
+  useLayoutEffect(() => {
+    if (!focusNewBlock.current) return;
+    focusNewBlock.current = false;
+    lastBlock.current?.querySelector('input')?.focus();
+  }, [students.length]);
 
   const update = (key: string, field: keyof Omit<StudentDraft, 'key'>, value: string) => {
     setStudents((list) => list.map((s) => (s.key === key ? { ...s, [field]: value } : s)));
   };
   const addStudent = () => {
+    focusNewBlock.current = true;
     setStudents((list) => [...list, emptyStudent()]);
-    requestAnimationFrame(() => lastBlock.current?.querySelector('input')?.focus());
   };
   const removeStudent = (key: string) => {
     // at least one student always remains

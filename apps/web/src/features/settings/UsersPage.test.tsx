@@ -247,6 +247,17 @@ describe('Add students', () => {
     expect(within(form).queryByRole('button', { name: /Удалить ученика/ })).not.toBeInTheDocument();
   });
 
+  it('moves the focus to the new student in the click itself, so typing that follows goes where it is aimed', async () => {
+    const { ue } = setup('users');
+    const form = await openAdd(ue);
+    act(() => {
+      fireEvent.click(within(form).getByRole('button', { name: 'Добавить ещё ученика' }));
+    });
+    const blocks = within(form).getAllByRole('group', { name: /^Ученик #/ });
+    expect(blocks).toHaveLength(2);
+    expect(within(blocks[1]!).getByRole('textbox', { name: 'Фамилия' })).toHaveFocus();
+  });
+
   it('checks role and department, then each student (#N), then creates them one by one', async () => {
     const created: unknown[] = [];
     const { ue, calls, requests } = setup('users', {
