@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { PRIVATE_FILE_MODE, ensurePrivateDir, ensurePrivateFile, tightenBestEffort } from '../platform/privateFiles.js';
+import { pgTimeToIso } from './pgTimes.js';
 import { withStatementCache } from './statementCache.js';
 import { SqliteValuesPlugin } from './values.js';
 import type { DialectKind } from './dialect.js';
@@ -24,7 +25,6 @@ export interface Db {
   close(): Promise<void>;
 }
 
-const toIso = (v: string) => new Date(v).toISOString();
 const TIMESTAMPTZ = 1184;
 const TIMESTAMP = 1114;
 const INT8 = 20;
@@ -33,7 +33,7 @@ const NUMERIC = 1700;
 /** pg returns times as ISO strings (like SQLite) and counts as numbers. */
 const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === TIMESTAMPTZ || oid === TIMESTAMP) return toIso;
+    if (oid === TIMESTAMPTZ || oid === TIMESTAMP) return pgTimeToIso;
     if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
     return pg.types.getTypeParser(oid, format);
   },
@@ -100,7 +100,8 @@ export function connect(opts: ConnectOptions): Db {
       connectionString: opts.databaseUrl,
       types: pgTypes,
       max: 10,
-      ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
+      // Times come back in UTC whatever the server's default, the form `pgTimeToIso` reads fastest.
+      options: ['-c timezone=UTC', ...(opts.pgSchema ? [`-c search_path=${opts.pgSchema}`] : [])].join(' '),
     });
     // An idle connection that breaks (a restarted or dropped database) leaves the pool by itself and
     // the next query opens a new one; unheard, pg's 'error' event would end the process instead.
