@@ -50,10 +50,7 @@ export const DIGEST_LINES = 50;
 
 type Listed = Omit<AttentionEntry, 'course' | 'status'>;
 
-/** The company's overdue and almost overdue courses by user (see `AnalyticsService.companyAttention`). */
-export type CompanyAttention = ReadonlyMap<number, readonly AttentionState[]>;
-
-function groupByUser(states: readonly AttentionState[]): CompanyAttention {
+function groupByUser(states: readonly AttentionState[]): Map<number, AttentionState[]> {
   const out = new Map<number, AttentionState[]>();
   for (const s of states) {
     const list = out.get(s.user_id);
@@ -122,12 +119,6 @@ export class AnalyticsService {
     private readonly engine: LearningEngine,
   ) {}
 
-  private async team(viewer: SessionUser): Promise<UserRecord[]> {
-    if (can(viewer.role, 'settings.manage')) return this.users.list();
-    if (viewer.department_id === null) return [];
-    return (await this.users.inDepartment(viewer.department_id)).filter((u) => u.id !== viewer.id);
-  }
-
   private async member(viewer: SessionUser, userId: number): Promise<UserRecord> {
     const user = await this.users.find(userId);
     const inScope =
@@ -139,40 +130,69 @@ export class AnalyticsService {
   }
 
   /**
-   * The courses of the viewer's team that are overdue or almost overdue (the weekly digest): per
-   * group how many and of how many people, and the `lines` most urgent (earliest deadline, then name),
-   * from the same scope and engine figures as the screen. A company-wide digest may count 100 000
-   * such courses, so the first ones are picked without sorting them all. `company` is what
-   * `companyAttention` read, when one pass writes the digests of many viewers.
+   * The courses of a viewer's team that are overdue or almost overdue (the weekly digest): per group
+   * how many and of how many people, and the `lines` most urgent (earliest deadline, then name), from
+   * the same scope and engine figures as the screen.
    */
-  async attention(viewer: SessionUser, company?: CompanyAttention, lines = DIGEST_LINES): Promise<TeamAttention> {
-    const team = await this.team(viewer);
-    const everyone = can(viewer.role, 'settings.manage');
-    const byUser =
-      company ??
-      groupByUser(await this.engine.needingAttention(everyone ? 'everyone' : { userIds: team.map((u) => u.id) }));
-    const groups = { overdue: new Attention(lines), almost_overdue: new Attention(lines) };
-    for (const user of team)
-      for (const s of byUser.get(user.id) ?? [])
-        if (s.deadline_status !== 'in_order') groups[s.deadline_status].add(user, s.course_id, s.deadline);
-    const shown = [...groups.overdue.first, ...groups.almost_overdue.first];
-    const titles = new Map(
-      (await this.courses.titles([...new Set(shown.map((e) => e.course_id))])).map((c) => [c.id, c.title]),
+  async attention(viewer: SessionUser, lines = DIGEST_LINES): Promise<TeamAttention> {
+    return (await this.digests([viewer], lines)).get(viewer.id) as TeamAttention;
+  }
+
+  /**
+   * `attention` for every viewer of a digest pass at once: the people, their overdue courses and the
+   * course titles are read once for all of them, not per viewer. A company-wide digest may count
+   * 100 000 such courses, so the first ones are picked without sorting them all.
+   */
+  async digests(viewers: readonly SessionUser[], lines = DIGEST_LINES): Promise<Map<number, TeamAttention>> {
+    const out = new Map<number, TeamAttention>();
+    if (viewers.length === 0) return out;
+    const wide = viewers.some((v) => can(v.role, 'settings.manage'));
+    const departments = [...new Set(viewers.flatMap((v) => (v.department_id === null ? [] : [v.department_id])))];
+    // Each department's people in the order `inDepartment` gives (the list's order, filtered).
+    const everyone = wide ? await this.users.list() : [];
+    const byDepartment = new Map<number, UserRecord[]>();
+    if (wide) {
+      for (const u of everyone) {
+        if (u.department_id === null) continue;
+        const list = byDepartment.get(u.department_id);
+        if (list) list.push(u);
+        else byDepartment.set(u.department_id, [u]);
+      }
+    } else {
+      for (const d of departments) byDepartment.set(d, await this.users.inDepartment(d));
+    }
+    const byUser = groupByUser(
+      await this.engine.needingAttention(
+        wide ? 'everyone' : { userIds: departments.flatMap((d) => (byDepartment.get(d) ?? []).map((u) => u.id)) },
+      ),
     );
+    const picked = viewers.map((viewer) => {
+      const team = can(viewer.role, 'settings.manage')
+        ? everyone
+        : viewer.department_id === null
+          ? []
+          : (byDepartment.get(viewer.department_id) ?? []).filter((u) => u.id !== viewer.id);
+      const groups = { overdue: new Attention(lines), almost_overdue: new Attention(lines) };
+      for (const user of team)
+        for (const s of byUser.get(user.id) ?? [])
+          if (s.deadline_status !== 'in_order') groups[s.deadline_status].add(user, s.course_id, s.deadline);
+      return { viewer, groups };
+    });
+    const shown = new Set<number>();
+    for (const { groups } of picked)
+      for (const e of [...groups.overdue.first, ...groups.almost_overdue.first]) shown.add(e.course_id);
+    const titles = new Map((await this.courses.titles([...shown])).map((c) => [c.id, c.title]));
     const group = (g: Attention, status: AttentionEntry['status']): AttentionGroup => ({
       total: g.total,
       people: g.people.size,
       first: g.first.map((e) => ({ ...e, course: titles.get(e.course_id) ?? '', status })),
     });
-    return {
-      overdue: group(groups.overdue, 'overdue'),
-      almost_overdue: group(groups.almost_overdue, 'almost_overdue'),
-    };
-  }
-
-  /** Every overdue or almost overdue course of the company by user, read once for many digests. */
-  async companyAttention(): Promise<CompanyAttention> {
-    return groupByUser(await this.engine.needingAttention('everyone'));
+    for (const { viewer, groups } of picked)
+      out.set(viewer.id, {
+        overdue: group(groups.overdue, 'overdue'),
+        almost_overdue: group(groups.almost_overdue, 'almost_overdue'),
+      });
+    return out;
   }
 
   /**

@@ -114,7 +114,8 @@ export function unfinishedAttention(userId: number, course: CourseRules, deadlin
   return {
     user_id: userId,
     course_id: course.id,
-    deadline: toIso(at),
+    // Stored times are already in this form on both databases; anything else is normalised.
+    deadline: deadline.length === 24 && deadline.endsWith('Z') ? deadline : toIso(at),
     deadline_status: deadlineStatus(at, course.deadline_warning_days, false, now.getTime()) ?? 'in_order',
   };
 }

@@ -141,6 +141,10 @@ describe(`deadline reminders and weekly digests (${dialectName})`, () => {
       at(10 * DAY + MINUTE); // overdue, and the warning window has passed unnoticed
       const results = await Promise.all([ctx.app.jobs.remind(), other.jobs.remind(), ctx.app.jobs.remind()]);
       expect(results.reduce((n, r) => n + r.reminders, 0)).toBe(1);
+      // the week's digests too: the manager's and the admin's, each claimed by one pass only
+      expect(results.reduce((n, r) => n + r.digests, 0)).toBe(2);
+      const digestsTo = [...ctx.mailer.sent, ...otherMailer.sent].filter((m) => m.audit?.kind === 'manager_digest');
+      expect(digestsTo.map((m) => m.to).sort()).toEqual([adminEmail, manager.email].sort());
       const all = [...ctx.mailer.sent, ...otherMailer.sent].filter((m) => m.to === learner.email);
       expect(all.map((m) => m.audit?.kind)).toEqual(['reminder_overdue']);
       expect((await other.jobs.remind()).reminders).toBe(0);

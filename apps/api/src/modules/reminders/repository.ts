@@ -51,6 +51,8 @@ export interface DigestRecipient {
 }
 
 const CLAIMS_PER_INSERT = 400;
+/** Four values a row: well inside the bound variables of one SQLite statement. */
+const DIGESTS_PER_INSERT = 1000;
 
 const byClaimKey = (a: ReminderClaim, b: ReminderClaim) =>
   a.user_id - b.user_id ||
@@ -220,15 +222,27 @@ export class RemindersRepository {
       .execute();
   }
 
-  /** Records this week's digest of the user (sent or, with nothing to say, not); false if already recorded. */
-  async claimDigest(userId: number, week: string, sent: boolean, now: string): Promise<boolean> {
-    const rows = await this.db
-      .insertInto('digest_deliveries')
-      .values({ user_id: userId, week, sent, sent_at: now })
-      .onConflict((oc) => oc.columns(['user_id', 'week']).doNothing())
-      .returning('user_id')
-      .execute();
-    return rows.length > 0;
+  /**
+   * Claims the week's digests of these users (with `sent` false: nothing to say, handled without a
+   * mail); returns the users whose claim this call won. Callers pass the users in ascending order.
+   */
+  async claimDigests(
+    rows: readonly { user_id: number; sent: boolean }[],
+    week: string,
+    now: string,
+  ): Promise<number[]> {
+    const won: number[] = [];
+    for (let i = 0; i < rows.length; i += DIGESTS_PER_INSERT) {
+      const part = rows.slice(i, i + DIGESTS_PER_INSERT);
+      const inserted = await this.db
+        .insertInto('digest_deliveries')
+        .values(part.map((r) => ({ user_id: r.user_id, week, sent: r.sent, sent_at: now })))
+        .onConflict((oc) => oc.columns(['user_id', 'week']).doNothing())
+        .returning('user_id')
+        .execute();
+      for (const r of inserted) won.push(r.user_id);
+    }
+    return won;
   }
 
   /**

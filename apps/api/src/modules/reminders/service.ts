@@ -238,13 +238,11 @@ export class RemindersService {
   private async digest(): Promise<number> {
     const now = this.clock.now();
     const week = weekOf(now);
-    let sent = 0;
-    const recipients = await this.repo.digestRecipients(week);
+    // In one order in every process, so that two passes claiming at once cannot deadlock.
+    const recipients = (await this.repo.digestRecipients(week)).sort((a, b) => a.id - b.id);
     if (recipients.length === 0) return 0;
-    // One read of the company's overdue courses for every digest of the pass.
-    const company = await this.analytics.companyAttention();
-    for (const r of recipients) {
-      const viewer: SessionUser = {
+    const digests = await this.analytics.digests(
+      recipients.map((r) => ({
         id: r.id,
         email: r.email,
         first_name: r.first_name,
@@ -252,28 +250,40 @@ export class RemindersService {
         role: r.role_code as SessionUser['role'],
         role_name: r.role_name,
         department_id: r.department_id,
-      };
-      const { overdue, almost_overdue: almost } = await this.analytics.attention(viewer, company);
-      const something = overdue.total + almost.total > 0;
-      // With nothing to say the week is recorded as handled and no mail goes.
-      const claimed = await this.uow.run(() => this.repo.claimDigest(r.id, week, something, iso(now)));
-      if (!claimed || !something) continue;
-      this.#handOver([
-        {
-          claim: { digest: { user_id: r.id, week } },
-          compose: () => ({
-            ...teamDigestMail(this.mail, r.email, {
-              name: r.first_name,
-              companyWide: r.role_code === 'admin',
-              overdue,
-              almost,
-            }),
-            audit: { kind: 'manager_digest', user_id: r.id, course_id: null },
+      })),
+    );
+    const worthSending = (id: number) => {
+      const d = digests.get(id);
+      return d !== undefined && d.overdue.total + d.almost_overdue.total > 0;
+    };
+    // With nothing to say the week is recorded as handled and no mail goes.
+    const claimed = new Set(
+      await this.uow.run(() =>
+        this.repo.claimDigests(
+          recipients.map((r) => ({ user_id: r.id, sent: worthSending(r.id) })),
+          week,
+          iso(now),
+        ),
+      ),
+    );
+    const outgoing: Outgoing[] = [];
+    for (const r of recipients) {
+      const digest = digests.get(r.id);
+      if (!claimed.has(r.id) || !digest || !worthSending(r.id)) continue;
+      outgoing.push({
+        claim: { digest: { user_id: r.id, week } },
+        compose: () => ({
+          ...teamDigestMail(this.mail, r.email, {
+            name: r.first_name,
+            companyWide: r.role_code === 'admin',
+            overdue: digest.overdue,
+            almost: digest.almost_overdue,
           }),
-        },
-      ]);
-      sent++;
+          audit: { kind: 'manager_digest', user_id: r.id, course_id: null },
+        }),
+      });
     }
-    return sent;
+    this.#handOver(outgoing);
+    return outgoing.length;
   }
 }
