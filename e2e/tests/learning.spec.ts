@@ -39,6 +39,7 @@ const modules = async (page: Page, id: number) =>
     .modules;
 
 test('a learner opens a course from home, starts and completes a lesson, and the progress moves', async ({ page }) => {
+  test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, LEARNER, DEMO_PASSWORD);
   const categories = (await getJson<{ result: { categories: HomeCategory[] } }>(page, '/api/user/courses')).result
@@ -138,6 +139,7 @@ test('a learner opens a course from home, starts and completes a lesson, and the
 });
 
 test('course and lesson pages hold at a 390 px phone width', async ({ page }) => {
+  test.setTimeout(60_000);
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, LEARNER, DEMO_PASSWORD);
   const categories = (await getJson<{ result: { categories: HomeCategory[] } }>(page, '/api/user/courses')).result

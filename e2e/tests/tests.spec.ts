@@ -116,6 +116,8 @@ test.afterAll(async () => {
 test('a learner passes a timed test, reloads mid-way and continues, sees the result and reviews the answers', async ({
   browser,
 }) => {
+  // a long flow (the answers, a reload mid-way, the result, the review): room for a busy machine
+  test.setTimeout(90_000);
   const t = await makeTest(
     'E2E: тест с таймером',
     { passing_score: 60, has_timer: true, timer_seconds: 300, show_correct_answers: true },
@@ -291,6 +293,7 @@ test("a learner fails a test with an attempt limit until it is blocked 'навс
 });
 
 test('the timer runs out: the attempt is finished and the learner is back on the course page', async ({ browser }) => {
+  test.setTimeout(60_000);
   const SECONDS = 4;
   const t = await makeTest('E2E: короткий таймер', { passing_score: 50, has_timer: true, timer_seconds: SECONDS }, [
     {
