@@ -130,18 +130,11 @@ export class AnalyticsService {
   }
 
   /**
-   * The courses of a viewer's team that are overdue or almost overdue (the weekly digest): per group
-   * how many and of how many people, and the `lines` most urgent (earliest deadline, then name), from
-   * the same scope and engine figures as the screen.
-   */
-  async attention(viewer: SessionUser, lines = DIGEST_LINES): Promise<TeamAttention> {
-    return (await this.digests([viewer], lines)).get(viewer.id) as TeamAttention;
-  }
-
-  /**
-   * `attention` for every viewer of a digest pass at once: the people, their overdue courses and the
-   * course titles are read once for all of them, not per viewer. A company-wide digest may count
-   * 100 000 such courses, so the first ones are picked without sorting them all.
+   * The weekly digests of a pass: for each viewer, the courses of their team that are overdue or
+   * almost overdue, per group how many and of how many people, and the `lines` most urgent (earliest
+   * deadline, then name), from the same scope and engine figures as the screen. The people, their
+   * overdue courses and the course titles are read once for all viewers. A company-wide digest may
+   * count 100 000 such courses, so the first ones are picked without sorting them all.
    */
   async digests(viewers: readonly SessionUser[], lines = DIGEST_LINES): Promise<Map<number, TeamAttention>> {
     const out = new Map<number, TeamAttention>();
