@@ -79,6 +79,9 @@ import { isClientPage, registerWebClient } from './platform/webClient.js';
 import { installSecurity, type RegisteredRoute } from './platform/security.js';
 import { SessionRepository, SessionResolver } from './platform/sessions.js';
 
+/** Batches of the periodic renewal per run (2 000 rows each); the next run goes on with the rest. */
+const RENEWAL_BATCHES = 50;
+
 z.config(z.locales.ru());
 
 export interface AppDeps {
@@ -96,7 +99,10 @@ export interface AppDeps {
 export interface BackgroundJobs {
   /** Finishes test attempts left open past their time; returns how many. */
   sweepExpiredAttempts(): Promise<number>;
-  /** Rewrites learning states whose next recurrence cycle has opened; returns how many. */
+  /**
+   * Rewrites learning states whose next recurrence cycle has opened and kept rankings that time has
+   * overtaken, a transaction per batch until none is left; returns how many.
+   */
   renewLearningStates(): Promise<number>;
   /**
    * Claims the deadline reminders and weekly digests that are due (each at most once) and starts
@@ -310,7 +316,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('preClose', () => reminders.close());
   const jobs: BackgroundJobs = {
     sweepExpiredAttempts: () => attempts.sweep(),
-    renewLearningStates: () => uow.run(() => engine.renewExpired()),
+    renewLearningStates: async () => {
+      let renewed = 0;
+      for (let batch = 0; batch < RENEWAL_BATCHES; batch++) {
+        const n = await uow.run(() => engine.renewExpired());
+        renewed += n;
+        if (n === 0) break;
+      }
+      return renewed;
+    },
     remind: () => reminders.pass(),
     remindersDelivered: () => reminders.delivered(),
   };

@@ -21,6 +21,7 @@ const TABLES = [
   'group_courses',
   'user_courses',
   'enrollments',
+  'user_urgency',
   'mail_log',
   'counters',
   'course_categories',
@@ -53,6 +54,7 @@ describe(`migrations (${dialectName})`, () => {
         '0009_reminders',
         '0010_learning_state_urgency',
         '0011_live_user_count',
+        '0012_user_urgency',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -230,6 +232,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0009_reminders',
         '0010_learning_state_urgency',
         '0011_live_user_count',
+        '0012_user_urgency',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();

@@ -12,6 +12,7 @@ import { learningStatesMigration } from './migrations/0008_learning_states.js';
 import { remindersMigration } from './migrations/0009_reminders.js';
 import { learningStateUrgencyMigration } from './migrations/0010_learning_state_urgency.js';
 import { liveUserCountMigration } from './migrations/0011_live_user_count.js';
+import { userUrgencyMigration } from './migrations/0012_user_urgency.js';
 import type { Database } from './schema.js';
 import { learningStatesOver } from '../modules/progress/states.js';
 
@@ -29,6 +30,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0009_reminders': remindersMigration(kind) as Migration,
     '0010_learning_state_urgency': learningStateUrgencyMigration(kind) as Migration,
     '0011_live_user_count': liveUserCountMigration(kind) as Migration,
+    '0012_user_urgency': userUrgencyMigration(kind) as Migration,
   };
 }
 
@@ -61,7 +63,8 @@ export async function migrateTo(
   if (error) throw error instanceof Error ? error : new Error(String(error));
   const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   // The maintained learning state is computed by today's engine, once its tables and columns exist.
-  if (applied.includes('0008_learning_states') || applied.includes('0010_learning_state_urgency'))
-    await learningStatesOver({ db }).states.rebuild();
+  const kept = learningStatesOver({ db }).states;
+  if (applied.includes('0008_learning_states') || applied.includes('0010_learning_state_urgency')) await kept.rebuild();
+  else if (applied.includes('0012_user_urgency')) await kept.rebuildUrgency();
   return applied;
 }

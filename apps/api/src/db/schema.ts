@@ -127,6 +127,17 @@ export interface LearningStatesTable {
   /** When the deadline's warning window opens (deadline − the course's warning days). */
   warning_at: Time | null;
 }
+/** Per user: the most urgent enrolled course as last ranked, and until when that holds (progress/states.ts). */
+export interface UserUrgencyTable {
+  user_id: number;
+  course_id: number | null;
+  /** 0 overdue, 1 almost overdue, 2 in order, null without a deadline. */
+  status: number | null;
+  deadline: Time | null;
+  done: number;
+  /** The first moment the ranking may change with time alone; null: only an event changes it. */
+  stable_until: Time | null;
+}
 /** Per course: enrolled learners and published items, kept with the rows they count (progress/states.ts). */
 export interface CourseStatsTable {
   course_id: number;
@@ -334,6 +345,7 @@ export interface Database {
   user_courses: UserCoursesTable;
   enrollments: EnrollmentsTable;
   learning_states: LearningStatesTable;
+  user_urgency: UserUrgencyTable;
   course_stats: CourseStatsTable;
   reminder_deliveries: ReminderDeliveriesTable;
   digest_deliveries: DigestDeliveriesTable;

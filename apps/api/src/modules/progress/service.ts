@@ -76,7 +76,7 @@ export class LearningEngine {
     return this.maintained.refresh({ courseIds: [courseId] });
   }
 
-  /** Rows whose next recurrence cycle has opened are rewritten (the periodic pass). */
+  /** Rows whose next recurrence cycle has opened, and kept rankings time overtook, are rewritten (the periodic pass). */
   renewExpired(limit?: number): Promise<number> {
     return this.maintained.renewExpired(limit);
   }

@@ -19,7 +19,16 @@ import {
 } from './engine.js';
 import { ProgressRepository } from './repository.js';
 import { viewerCourseRows, viewerLessonRecords, type ViewerCourseRow, type ViewerLessonRecord } from './viewer.js';
-import { STATUS_OF_RANK, moreUrgent, urgentRows, type UrgencyScope, type UrgentCourse } from './urgency.js';
+import {
+  STATUS_OF_RANK,
+  keptUrgency,
+  moreUrgent,
+  urgencyEntries,
+  urgentRows,
+  type UrgencyScope,
+  type UrgentCourse,
+  type UrgentRow,
+} from './urgency.js';
 
 export interface StateScope {
   userIds?: readonly number[];
@@ -34,6 +43,8 @@ export interface CourseTotals {
 
 const USERS_PER_PASS = 500;
 const ROWS_PER_INSERT = 400;
+/** Users ranked per query when their kept ranking is rewritten. */
+const URGENCY_USERS_PER_PASS = 2000;
 const key = (userId: number, courseId: number) => `${userId}:${courseId}`;
 const NO_TOTALS: CourseTotals = { learners: 0, lessons: 0, tests: 0 };
 
@@ -74,6 +85,13 @@ export class LearningStates {
       const users = new Set<number>();
       for (const e of await this.enrollment.list({ courseIds })) users.add(e.user_id);
       for (const p of await this.progress.recordPairs({ courseIds })) users.add(p.user_id);
+      // Whoever loses a row here has their most urgent course ranked again below.
+      for (const r of await this.db
+        .selectFrom('learning_states')
+        .select('user_id')
+        .where('course_id', 'in', courseIds)
+        .execute())
+        users.add(r.user_id);
       await this.deleteRows({ courseIds });
       if (users.size > 0) await this.refresh({ userIds: [...users], courseIds });
       await this.writeTotals(courseIds);
@@ -115,6 +133,65 @@ export class LearningStates {
         .insertInto('learning_states')
         .values(rows.slice(i, i + ROWS_PER_INSERT))
         .execute();
+    if (userIds) await this.writeUrgency(userIds, now);
+    else await this.rebuildUrgency();
+  }
+
+  /**
+   * Ranks the users' enrolled courses again and keeps the choice in `user_urgency` (progress/urgency.ts),
+   * in the caller's transaction: every change of a learning state goes through `refresh`, which ends here.
+   * The users' rows are locked first (in id order, so that two writers cannot deadlock on them) and the
+   * ranking read afterwards: on PostgreSQL a transaction that changed another course of the same user
+   * has then committed, and its rows are in what this one ranks (each statement reads what has
+   * committed before it), so the last writer never keeps a ranking made without the other's change.
+   */
+  private async writeUrgency(userIds: readonly number[], now: Date): Promise<void> {
+    const ordered = [...new Set(userIds)].sort((a, b) => a - b);
+    for (let i = 0; i < ordered.length; i += URGENCY_USERS_PER_PASS) {
+      const part = ordered.slice(i, i + URGENCY_USERS_PER_PASS);
+      await this.db
+        .insertInto('user_urgency')
+        .values(part.map((id) => ({ user_id: id, done: 0 })))
+        .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ done: eb.ref('user_urgency.done') })))
+        .execute();
+      const entries = new Map((await urgencyEntries(this.db, part, iso(now))).map((e) => [e.user_id, e]));
+      // A user without enrolled rows of a live course keeps an empty row: no course, for good.
+      const rows = part.map(
+        (id) =>
+          entries.get(id) ?? {
+            user_id: id,
+            course_id: null,
+            status: null,
+            deadline: null,
+            done: 0,
+            stable_until: null,
+          },
+      );
+      for (let j = 0; j < rows.length; j += ROWS_PER_INSERT)
+        await this.db
+          .insertInto('user_urgency')
+          .values(rows.slice(j, j + ROWS_PER_INSERT))
+          .onConflict((oc) =>
+            oc.column('user_id').doUpdateSet((eb) => ({
+              course_id: eb.ref('excluded.course_id'),
+              status: eb.ref('excluded.status'),
+              deadline: eb.ref('excluded.deadline'),
+              done: eb.ref('excluded.done'),
+              stable_until: eb.ref('excluded.stable_until'),
+            })),
+          )
+          .execute();
+    }
+  }
+
+  /** Every user's kept ranking from the rows (after the migration that made the table). */
+  async rebuildUrgency(): Promise<void> {
+    await this.db.deleteFrom('user_urgency').execute();
+    const users = await this.db.selectFrom('learning_states').select('user_id').distinct().execute();
+    await this.writeUrgency(
+      users.map((u) => u.user_id),
+      this.clock.now(),
+    );
   }
 
   /** Deletes the rows within the scope (all rows of the users when no course is named). */
@@ -170,7 +247,10 @@ export class LearningStates {
     for (const id of courseIds) await this.refresh({ courseIds: [id] });
   }
 
-  /** Rewrites the rows whose next recurrence cycle has opened; returns how many (the periodic pass). */
+  /**
+   * Rewrites the rows whose next recurrence cycle has opened and the kept rankings that have expired;
+   * returns how many (the periodic pass).
+   */
   async renewExpired(limit = 2000): Promise<number> {
     const due = await this.db
       .selectFrom('learning_states')
@@ -182,7 +262,20 @@ export class LearningStates {
     const byCourse = new Map<number, number[]>();
     for (const d of due) byCourse.set(d.course_id, [...(byCourse.get(d.course_id) ?? []), d.user_id]);
     for (const [courseId, userIds] of byCourse) await this.refresh({ userIds, courseIds: [courseId] });
-    return due.length;
+    // Then the kept rankings that time has overtaken (a deadline passed, a warning window opened).
+    const now = this.clock.now();
+    const overtaken = await this.db
+      .selectFrom('user_urgency')
+      .select('user_id')
+      .where('stable_until', '<=', iso(now))
+      .orderBy('stable_until')
+      .limit(limit)
+      .execute();
+    await this.writeUrgency(
+      overtaken.map((u) => u.user_id),
+      now,
+    );
+    return due.length + overtaken.length;
   }
 
   /** Per-course totals (learners, published lessons and tests); a course without a row has none. */
@@ -310,16 +403,21 @@ export class LearningStates {
   async mostUrgent(scope: UrgencyScope): Promise<Map<number, UrgentCourse>> {
     const now = this.clock.now();
     const out = new Map<number, UrgentCourse>();
-    const [rows, stale] = await Promise.all([urgentRows(this.db, scope, iso(now)), this.staleEnrolled(scope, now)]);
-    for (const r of rows) {
-      out.set(r.user_id, {
-        course_id: r.course_id,
-        title: r.title,
-        deadline: r.deadline,
-        status: r.status === null ? null : (STATUS_OF_RANK[r.status] ?? null),
-        progress: progressPercent(r.done, r.total ?? 0),
-      });
+    const overtaken: number[] = [];
+    for (const r of await keptUrgency(this.db, scope, iso(now))) {
+      if (r.fresh !== 1) overtaken.push(r.user_id);
+      else if (r.course_id !== null) out.set(r.user_id, urgentCourseOf({ ...r, course_id: r.course_id }));
     }
+    if (overtaken.length > 0)
+      for (const [userId, c] of await this.ranked({ userIds: overtaken }, now)) out.set(userId, c);
+    return out;
+  }
+
+  /** `mostUrgent` ranked from the learning states themselves (for the users whose kept row has expired). */
+  private async ranked(scope: UrgencyScope, now: Date): Promise<Map<number, UrgentCourse>> {
+    const out = new Map<number, UrgentCourse>();
+    const [rows, stale] = await Promise.all([urgentRows(this.db, scope, iso(now)), this.staleEnrolled(scope, now)]);
+    for (const r of rows) out.set(r.user_id, urgentCourseOf(r));
     if (stale.length === 0) return out;
     const courseIds = [...new Set(stale.map((p) => p.course_id))];
     const [rules, enrollments, titles] = await Promise.all([
@@ -447,6 +545,16 @@ export class LearningStates {
     }
     return out;
   }
+}
+
+function urgentCourseOf(r: UrgentRow): UrgentCourse {
+  return {
+    course_id: r.course_id,
+    title: r.title,
+    deadline: r.deadline,
+    status: r.status === null ? null : (STATUS_OF_RANK[r.status] ?? null),
+    progress: progressPercent(r.done, r.total ?? 0),
+  };
 }
 
 function storedRow(

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnitOfWork } from '../../db/unitOfWork.js';
 import { DAY, HOUR, iso } from '../../platform/clock.js';
@@ -16,7 +17,7 @@ import type { CourseState, DeadlineStatus } from './engine.js';
 import { ProgressRepository } from './repository.js';
 import { LearningEngine } from './service.js';
 import { learningStatesOver } from './states.js';
-import type { UrgentCourse } from './urgency.js';
+import { urgencyEntries, type UrgencyEntry, type UrgentCourse } from './urgency.js';
 
 const RANK: Record<DeadlineStatus, number> = { overdue: 0, almost_overdue: 1, in_order: 2 };
 
@@ -153,6 +154,34 @@ describe(`each user's most urgent course from the maintained rows equals the eng
         (s) => `${s.user_id}:${s.course_id} ${s.deadline_status} ${s.deadline}`,
       );
       expect(attention(gotAttention), `${step}: attention`).toEqual(attention(wantAttention));
+      // The kept rankings that still hold say what ranking the rows now says; the others are overtaken.
+      const nowIso = iso(ctx.clock.now());
+      const keptRows = await k.selectFrom('user_urgency').selectAll().where('user_id', 'in', users).execute();
+      const ranked = new Map((await urgencyEntries(k, users, nowIso)).map((e) => [e.user_id, e]));
+      for (const row of keptRows) {
+        if (row.stable_until !== null && Date.parse(row.stable_until) <= ctx.clock.now().getTime()) {
+          overtaken++;
+          continue;
+        }
+        held++;
+        const choice = ({ course_id, status, deadline, done }: UrgencyEntry) => ({
+          course_id,
+          status,
+          deadline: deadline && Date.parse(deadline),
+          done,
+        });
+        expect(choice(row), `${step}: kept ranking of ${row.user_id}`).toEqual(
+          choice(ranked.get(row.user_id) ?? { ...row, course_id: null, status: null, deadline: null, done: 0 }),
+        );
+      }
+      // Everyone with an enrolled row of a live course has a kept ranking; the others none or an empty one.
+      expect(
+        keptRows
+          .filter((r) => r.course_id !== null || r.stable_until !== null)
+          .map((r) => r.user_id)
+          .sort(),
+        `${step}: kept rankings`,
+      ).toEqual([...ranked.keys()].sort());
       const everyone = await engine.mostUrgent('everyone');
       expect(sorted(new Map([...everyone].filter(([u]) => users.includes(u)))), step).toEqual(sorted(expected));
       const some = rnd.some(users);
@@ -188,6 +217,8 @@ describe(`each user's most urgent course from the maintained rows equals the eng
     };
 
     let stale = 0;
+    let held = 0;
+    let overtaken = 0;
     await check('start');
     for (let step = 0; step < 45; step++) {
       const user = rnd.pick(users);
@@ -243,6 +274,9 @@ describe(`each user's most urgent course from the maintained rows equals the eng
     }
     // The sequence must have reached rows whose next cycle opened before the renewal pass came.
     expect(stale).toBeGreaterThan(0);
+    // Both ways of answering were taken: kept rankings that held, and rankings that time overtook.
+    expect(held).toBeGreaterThan(100);
+    expect(overtaken).toBeGreaterThan(10);
     expect([...seen].sort()).toEqual(['almost_overdue', 'in_order', 'none', 'overdue']);
 
     // A row whose next cycle opened and that no pass has renewed yet: recomputed for the answer, and
@@ -290,6 +324,40 @@ describe(`each user's most urgent course from the maintained rows equals the eng
       status: 'overdue',
     });
 
+    // Time alone moves a kept ranking: a later deadline whose longer warning window opens first makes
+    // the user almost overdue on that course, then the earlier deadline passes and wins as overdue.
+    const [early, late] = [
+      await createCourse(ctx.db, 'Ранний срок'),
+      await createCourse(ctx.db, 'Долгое предупреждение'),
+    ];
+    for (const [id, days, warning] of [
+      [early, 4, 0],
+      [late, 5, 3],
+    ] as const) {
+      await createModuleWith(ctx.db, id, { lessons: 1 });
+      await k
+        .updateTable('courses')
+        .set({
+          has_deadline: true,
+          deadline_type: 'from_enrollment',
+          deadline_value: days,
+          deadline_warning_days: warning,
+        })
+        .where('id', '=', id)
+        .execute();
+      await kept.states.refresh({ courseIds: [id] });
+    }
+    const waiting = (await createUser(ctx.db, { role: 'learner' })).id;
+    users.push(waiting);
+    await attach(waiting, [early, late], at(0));
+    const statusOf = async () => (await engine.mostUrgent({ userIds: [waiting] })).get(waiting);
+    expect(await statusOf()).toMatchObject({ course_id: early, status: 'in_order' });
+    for (let hour = 0; hour < 5 * 24; hour += 6) {
+      ctx.clock.advance(6 * HOUR);
+      await check(`hour ${hour + 6} of two deadlines`);
+    }
+    expect(await statusOf()).toMatchObject({ course_id: early, status: 'overdue' });
+
     // Every enrollment has its row, with its time (the query reads the enrollment from the row).
     const enrollments = await k.selectFrom('enrollments').select(['user_id', 'course_id', 'enrolled_at']).execute();
     const rows = await kept.states.rows(users);
@@ -298,4 +366,77 @@ describe(`each user's most urgent course from the maintained rows equals the eng
       expect(row && Date.parse(row.enrolled_at ?? ''), `${e.user_id}:${e.course_id}`).toBe(Date.parse(e.enrolled_at));
     }
   }, 120_000);
+
+  it('keeps the ranking made after the other writer of the same user has committed', async () => {
+    const k = ctx.db.kysely;
+    const user = (await createUser(ctx.db, { role: 'learner' })).id;
+    const [first, second] = [await createCourse(ctx.db, 'Первый'), await createCourse(ctx.db, 'Второй')];
+    const lessons = new Map<number, number[]>();
+    for (const [id, days] of [
+      [first, 1],
+      [second, 5],
+    ] as const) {
+      lessons.set(id, (await createModuleWith(ctx.db, id, { lessons: 1 })).lessonIds);
+      await k
+        .updateTable('courses')
+        .set({ has_deadline: true, deadline_type: 'from_enrollment', deadline_value: days, deadline_warning_days: 0 })
+        .where('id', '=', id)
+        .execute();
+      await k
+        .insertInto('user_courses')
+        .values({ user_id: user, course_id: id, assigned_at: iso(ctx.clock.now()) })
+        .execute();
+    }
+    await kept.enrollment.refresh({ userIds: [user] });
+    ctx.clock.advance(2 * DAY);
+    await kept.states.renewExpired();
+    expect((await engine.mostUrgent({ userIds: [user] })).get(user)).toMatchObject({
+      course_id: first,
+      status: 'overdue',
+    });
+
+    // One transaction completes the overdue course and holds; a second one records a lesson start in
+    // the other course meanwhile (on PostgreSQL it waits for the first; SQLite runs them one by one).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let refreshed = () => {};
+    const firstDone = new Promise<void>((resolve) => (refreshed = resolve));
+    const writer = (courseId: number, completed: boolean, wait?: Promise<void>) =>
+      k.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('lesson_progress')
+          .values({
+            user_id: user,
+            lesson_id: lessons.get(courseId)?.[0] ?? 0,
+            started_at: iso(ctx.clock.now()),
+            completed_at: completed ? iso(ctx.clock.now()) : null,
+          })
+          .execute();
+        await learningStatesOver({ db: trx }, ctx.clock).states.refresh({ userIds: [user], courseIds: [courseId] });
+        refreshed();
+        await wait;
+      });
+    const one = writer(first, true, held);
+    await firstDone;
+    const two = writer(second, false);
+    if (ctx.db.kind === 'postgres') {
+      // Until the second transaction waits for a lock the first one holds.
+      let waiting = 0;
+      for (let i = 0; i < 2000 && waiting === 0; i++)
+        waiting =
+          (
+            await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and datname = current_database()`.execute(k)
+          ).rows[0]?.n ?? 0;
+      expect(waiting).toBe(1);
+    }
+    release();
+    await Promise.all([one, two]);
+    // The completed course is in order now and, with the earliest deadline, still the one shown.
+    expect((await engine.mostUrgent({ userIds: [user] })).get(user)).toMatchObject({
+      course_id: first,
+      status: 'in_order',
+      progress: 100,
+    });
+  });
 });

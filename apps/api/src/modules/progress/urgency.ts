@@ -129,3 +129,109 @@ async function urgentRowsOf(
   `.execute(db);
   return result.rows;
 }
+
+/** A row of `user_urgency`: the ranking's choice for a user at the time it was written, and until when. */
+export interface UrgencyEntry {
+  user_id: number;
+  course_id: number | null;
+  status: number | null;
+  deadline: string | null;
+  done: number;
+  stable_until: string | null;
+}
+
+/** The earliest of the given ISO times (null: none). */
+function earliest(...times: (string | null)[]): string | null {
+  let out: number | null = null;
+  for (const t of times) {
+    if (t === null) continue;
+    const ms = Date.parse(t);
+    if (out === null || ms < out) out = ms;
+  }
+  return out === null ? null : new Date(out).toISOString();
+}
+
+/**
+ * What `user_urgency` should hold for the given users at `now`: the choice of `urgentRows`, and the
+ * first moment at which that choice may change with time alone — one millisecond after an unfinished
+ * deadline not yet passed (overdue means before now), the opening of a warning window not yet open,
+ * the end of a row's cycle (`valid_until`). Until then every comparison of the ranking with now gives
+ * what it gave at `now`, so the choice holds. A user whose rows are past `valid_until` already gets a
+ * row that has expired (the read ranks them itself); a user without enrolled rows gets none.
+ */
+export async function urgencyEntries(
+  db: Kysely<Database>,
+  userIds: readonly number[],
+  now: string,
+): Promise<UrgencyEntry[]> {
+  const out = new Map<number, UrgencyEntry>();
+  for (let i = 0; i < userIds.length; i += USERS_PER_QUERY) {
+    const part = userIds.slice(i, i + USERS_PER_QUERY);
+    const [chosen, changes] = await Promise.all([
+      urgentRowsOf(db, part, now),
+      sql<{ user_id: number; next_overdue: string | null; next_warning: string | null; next_cycle: string | null }>`
+        select s.user_id,
+          min(case when s.completed_at is null and s.deadline >= ${now} then s.deadline end) as next_overdue,
+          min(case when s.completed_at is null and s.warning_at > ${now} then s.warning_at end) as next_warning,
+          min(s.valid_until) as next_cycle
+        from learning_states s
+        where s.user_id in (${sql.join(part)}) and s.enrolled_at is not null
+          and s.course_id not in (select id from courses where deleted_at is not null)
+        group by s.user_id
+      `.execute(db),
+    ]);
+    for (const c of changes.rows) {
+      const overdueAfter = c.next_overdue === null ? null : new Date(Date.parse(c.next_overdue) + 1).toISOString();
+      out.set(c.user_id, {
+        user_id: c.user_id,
+        course_id: null,
+        status: null,
+        deadline: null,
+        done: 0,
+        stable_until: earliest(overdueAfter, c.next_warning, c.next_cycle),
+      });
+    }
+    for (const r of chosen) {
+      const entry = out.get(r.user_id);
+      if (!entry) continue;
+      Object.assign(entry, { course_id: r.course_id, status: r.status, deadline: r.deadline, done: r.done });
+    }
+  }
+  return [...out.values()];
+}
+
+/** A kept row with what the overview shows of its course; `fresh` is 0 once it may no longer hold. */
+export interface KeptUrgency extends UrgentRow {
+  fresh: number;
+}
+
+/**
+ * The kept rows of the users in scope, with the course's title and item totals. A row holds while now
+ * is before its `stable_until` and its course is not deleted; otherwise `fresh` is 0 and the caller
+ * ranks that user itself.
+ */
+export async function keptUrgency(
+  db: Kysely<Database>,
+  scope: UrgencyScope,
+  now: string,
+): Promise<(Omit<KeptUrgency, 'course_id'> & { course_id: number | null })[]> {
+  const read = async (userIds: readonly number[] | undefined) => {
+    const inScope = userIds ? sql`where k.user_id in (${sql.join(userIds)})` : sql``;
+    const result = await sql<Omit<KeptUrgency, 'course_id'> & { course_id: number | null }>`
+      select k.user_id, k.course_id, k.status, k.deadline, c.title, k.done,
+        cs.lessons_total + cs.tests_total as total,
+        case when (k.stable_until is null or k.stable_until > ${now})
+          and (k.course_id is null or c.deleted_at is null) then 1 else 0 end as fresh
+      from user_urgency k
+      left join courses c on c.id = k.course_id
+      left join course_stats cs on cs.course_id = k.course_id
+      ${inScope}
+    `.execute(db);
+    return result.rows;
+  };
+  if (scope === 'everyone') return read(undefined);
+  const out: Awaited<ReturnType<typeof read>> = [];
+  for (let i = 0; i < scope.userIds.length; i += USERS_PER_QUERY)
+    for (const row of await read(scope.userIds.slice(i, i + USERS_PER_QUERY))) out.push(row);
+  return out;
+}
