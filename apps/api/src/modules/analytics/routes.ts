@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AnalyticsService } from './service.js';
 
 /** JSON text already made in chunks: sent as a stream, so the response schema is not applied again. */
-function sendJson(reply: FastifyReply, chunks: Iterable<string>) {
+function sendJson(reply: FastifyReply, chunks: Iterable<Buffer>) {
   return reply.type('application/json; charset=utf-8').send(Readable.from(chunks));
 }
 

@@ -21,8 +21,8 @@ const GROUPS: readonly DeadlineStatus[] = ['overdue', 'almost_overdue', 'in_orde
 /** What `String#localeCompare` uses without arguments, and the 'ru' one: the same order, reused. */
 const BY_DEFAULT_LOCALE = new Intl.Collator();
 const BY_RUSSIAN_NAME = new Intl.Collator('ru');
-/** Employees per chunk of the streamed overview: one write per chunk, not per employee. */
-const CHUNK = 256;
+/** Employees per chunk of the streamed overview (~300 kB): one write per chunk, not per employee. */
+const CHUNK = 1024;
 
 export interface AttentionEntry {
   user_id: number;
@@ -101,7 +101,7 @@ const DATE = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit'
 export const displayDate = (value: string | null): string => (value ? DATE.format(new Date(value)) : '');
 
 /** An employee of the overview and their most urgent course, before they are written out. */
-interface Placed {
+export interface Placed {
   user: ListedUser;
   name: string;
   urgent: UrgentCourse | undefined;
@@ -237,7 +237,7 @@ export class AnalyticsService {
    * produced instead of being built as one object, checked against the schema and stringified at once.
    * Everything is read before the first chunk, so a failure is still an ordinary error answer.
    */
-  async overviewJson(viewer: SessionUser): Promise<Iterable<string>> {
+  async overviewJson(viewer: SessionUser): Promise<Iterable<Buffer>> {
     const groups = await this.placed(viewer);
     return overviewChunks(groups);
   }
@@ -319,7 +319,7 @@ export class AnalyticsService {
   }
 }
 
-function employeeOf({ user, name, urgent }: Placed, dates: Map<string, string>): AnalyticsEmployee {
+export function employeeOf({ user, name, urgent }: Placed, dates: Map<string, string>): AnalyticsEmployee {
   let deadline = '';
   if (urgent?.deadline) {
     deadline = dates.get(urgent.deadline) ?? displayDate(urgent.deadline);
@@ -341,17 +341,49 @@ function employeeOf({ user, name, urgent }: Placed, dates: Map<string, string>):
   };
 }
 
-function* overviewChunks(groups: Record<DeadlineStatus, Placed[]>): Generator<string> {
+const text = JSON.stringify;
+const textOrNull = (v: string | null) => (v === null ? 'null' : text(v));
+
+/**
+ * `JSON.stringify(employeeOf(placed))` written directly (same fields, order and escaping: each string
+ * goes through `JSON.stringify`), without the intermediate object: a company-wide overview writes
+ * 10 000 of them per call. The analytics tests compare the two.
+ */
+export function employeeJson(placed: Placed, dates: Map<string, string>): string {
+  const { user, name, urgent } = placed;
+  let deadline = '';
+  if (urgent?.deadline) {
+    deadline = dates.get(urgent.deadline) ?? displayDate(urgent.deadline);
+    dates.set(urgent.deadline, deadline);
+  }
+  const course = urgent ? `{"id":${urgent.course_id},"name":${text(urgent.title)}}` : 'null';
+  return (
+    `{"id":${user.id},"name":${text(name)},"first_name":${text(user.first_name)},` +
+    `"last_name":${text(user.last_name)},"email":${text(user.email)},` +
+    `"department":${textOrNull(user.department_name)},"photo":${textOrNull(storageUrl(user.photo_path))},` +
+    `"deadline":${text(deadline)},"deadline_at":${textOrNull(urgent?.deadline ?? null)},` +
+    `"percent":${urgent?.progress ?? 0},"last_activity":${textOrNull(user.last_activity_at)},"course":${course}}`
+  );
+}
+
+/**
+ * The overview as UTF-8 chunks of about CHUNK employees. Buffers rather than strings: a string written
+ * to the response is measured (`Buffer.byteLength`) and then encoded, each a pass over ~3 MB.
+ */
+function* overviewChunks(groups: Record<DeadlineStatus, Placed[]>): Generator<Buffer> {
   const dates = new Map<string, string>();
-  yield '{"result":{"success":true,"analytic":{';
+  let pending = '{"result":{"success":true,"analytic":{';
   for (const [g, group] of GROUPS.entries()) {
     const list = groups[group];
-    yield `${g > 0 ? ',' : ''}"${group}":[`;
-    for (let i = 0; i < list.length; i += CHUNK) {
-      const part = list.slice(i, i + CHUNK).map((p) => JSON.stringify(employeeOf(p, dates)));
-      yield (i > 0 ? ',' : '') + part.join(',');
+    pending += `${g > 0 ? ',' : ''}"${group}":[`;
+    for (let i = 0; i < list.length; i++) {
+      pending += (i > 0 ? ',' : '') + employeeJson(list[i] as Placed, dates);
+      if (i % CHUNK === CHUNK - 1) {
+        yield Buffer.from(pending);
+        pending = '';
+      }
     }
-    yield ']';
+    pending += ']';
   }
-  yield '}}}';
+  yield Buffer.from(`${pending}}}}`);
 }
