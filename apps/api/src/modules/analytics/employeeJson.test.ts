@@ -1,7 +1,7 @@
 import { analyticsEmployee } from '@lms/contract';
 import { describe, expect, it } from 'vitest';
 import { random } from '../../test/random.js';
-import { employeeJson, employeeOf, type Placed } from './service.js';
+import { employeeJson, employeeOf, overviewChunks, type Placed } from './service.js';
 
 const AWKWARD = [
   '',
@@ -47,5 +47,40 @@ describe('an overview employee written directly', () => {
       expect(written).toBe(JSON.stringify(employeeOf(placed, new Map())));
       expect(analyticsEmployee.parse(JSON.parse(written))).toEqual(JSON.parse(written));
     }
+  });
+
+  it('makes a whole overview of several chunks that reads back as the groups of objects', () => {
+    const rnd = random(7);
+    const person = (id: number): Placed => ({
+      user: {
+        id,
+        first_name: `Имя ${rnd.pick(AWKWARD)}`,
+        last_name: 'Ёлкина'.repeat(1 + rnd.int(40)),
+        email: `u${id}@company.ru`,
+        photo_path: null,
+        last_activity_at: null,
+        department_name: rnd.pick(AWKWARD),
+      },
+      name: `Имя ${id} ${rnd.pick(AWKWARD)}`,
+      urgent: { course_id: 1, title: 'Курс «Охрана труда»', deadline: null, status: null, progress: rnd.int(101) },
+    });
+    const groups = {
+      overdue: Array.from({ length: 2500 }, (_, i) => person(i + 1)),
+      almost_overdue: [],
+      in_order: Array.from({ length: 1500 }, (_, i) => person(i + 5000)),
+    };
+    const chunks = [...overviewChunks(groups)];
+    expect(chunks.length).toBeGreaterThan(3);
+    const dates = new Map<string, string>();
+    expect(JSON.parse(Buffer.concat(chunks).toString('utf8'))).toEqual({
+      result: {
+        success: true,
+        analytic: {
+          overdue: groups.overdue.map((p) => employeeOf(p, dates)),
+          almost_overdue: [],
+          in_order: groups.in_order.map((p) => employeeOf(p, dates)),
+        },
+      },
+    });
   });
 });

@@ -21,8 +21,8 @@ const GROUPS: readonly DeadlineStatus[] = ['overdue', 'almost_overdue', 'in_orde
 /** What `String#localeCompare` uses without arguments, and the 'ru' one: the same order, reused. */
 const BY_DEFAULT_LOCALE = new Intl.Collator();
 const BY_RUSSIAN_NAME = new Intl.Collator('ru');
-/** Employees per chunk of the streamed overview (~300 kB): one write per chunk, not per employee. */
-const CHUNK = 1024;
+/** Bytes per chunk of the streamed overview: one write per ~1 000 employees, not per employee. */
+const CHUNK_BYTES = 256 * 1024;
 
 export interface AttentionEntry {
   user_id: number;
@@ -367,23 +367,52 @@ export function employeeJson(placed: Placed, dates: Map<string, string>): string
 }
 
 /**
- * The overview as UTF-8 chunks of about CHUNK employees. Buffers rather than strings: a string written
- * to the response is measured (`Buffer.byteLength`) and then encoded, each a pass over ~3 MB.
+ * The overview as UTF-8 chunks of about CHUNK_BYTES. Each piece of text is encoded straight into the
+ * chunk: a string written to the response would be measured (`Buffer.byteLength`) and encoded, each a
+ * pass over ~3 MB, and a chunk built by concatenation would be flattened before encoding.
  */
-function* overviewChunks(groups: Record<DeadlineStatus, Placed[]>): Generator<Buffer> {
+export function* overviewChunks(groups: Record<DeadlineStatus, Placed[]>): Generator<Buffer> {
   const dates = new Map<string, string>();
-  let pending = '{"result":{"success":true,"analytic":{';
+  const out = new ChunkWriter();
+  out.put('{"result":{"success":true,"analytic":{');
   for (const [g, group] of GROUPS.entries()) {
     const list = groups[group];
-    pending += `${g > 0 ? ',' : ''}"${group}":[`;
+    out.put(`${g > 0 ? ',' : ''}"${group}":[`);
     for (let i = 0; i < list.length; i++) {
-      pending += (i > 0 ? ',' : '') + employeeJson(list[i] as Placed, dates);
-      if (i % CHUNK === CHUNK - 1) {
-        yield Buffer.from(pending);
-        pending = '';
-      }
+      out.put((i > 0 ? ',' : '') + employeeJson(list[i] as Placed, dates));
+      const full = out.take();
+      if (full) yield full;
     }
-    pending += ']';
+    out.put(']');
   }
-  yield Buffer.from(`${pending}}}}`);
+  out.put('}}}');
+  yield* out.rest();
+}
+
+/** UTF-8 text encoded into chunks of about CHUNK_BYTES as it is put. */
+class ChunkWriter {
+  #done: Buffer[] = [];
+  #chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  #used = 0;
+
+  put(piece: string): void {
+    // At most three bytes per UTF-16 unit.
+    if (this.#used + piece.length * 3 > this.#chunk.length) {
+      this.#done.push(this.#chunk.subarray(0, this.#used));
+      this.#chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, piece.length * 3));
+      this.#used = 0;
+    }
+    this.#used += this.#chunk.write(piece, this.#used);
+  }
+
+  /** A filled chunk, if there is one. */
+  take(): Buffer | undefined {
+    return this.#done.shift();
+  }
+
+  *rest(): Generator<Buffer> {
+    yield* this.#done;
+    this.#done = [];
+    if (this.#used > 0) yield this.#chunk.subarray(0, this.#used);
+  }
 }
