@@ -404,9 +404,24 @@ export class LearningStates {
     const now = this.clock.now();
     const out = new Map<number, UrgentCourse>();
     const overtaken: number[] = [];
-    for (const r of await keptUrgency(this.db, scope, iso(now))) {
-      if (r.fresh !== 1) overtaken.push(r.user_id);
-      else if (r.course_id !== null) out.set(r.user_id, urgentCourseOf({ ...r, course_id: r.course_id }));
+    const kept = await keptUrgency(this.db, scope, iso(now));
+    for (const r of kept.rows) {
+      if (r.course_id === null) {
+        if (r.fresh !== 1) overtaken.push(r.user_id);
+        continue;
+      }
+      const course = kept.courses.get(r.course_id);
+      if (r.fresh !== 1 || !course) {
+        overtaken.push(r.user_id);
+        continue;
+      }
+      out.set(r.user_id, {
+        course_id: r.course_id,
+        title: course.title,
+        deadline: r.deadline,
+        status: r.status === null ? null : (STATUS_OF_RANK[r.status] ?? null),
+        progress: progressPercent(r.done, course.total ?? 0),
+      });
     }
     if (overtaken.length > 0)
       for (const [userId, c] of await this.ranked({ userIds: overtaken }, now)) out.set(userId, c);
