@@ -36,7 +36,7 @@ const envSchema = z.object({
   REMINDERS: z.enum(['on', 'off']).default('on'),
   REMINDERS_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   /** Reminder mails one pass claims at most; when they are handed to the mailer the next pass follows. */
-  REMINDERS_PER_PASS: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
+  REMINDERS_PER_PASS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
 });
 
 export interface Config {
