@@ -7,6 +7,7 @@ import { introspectionOf } from './introspection.js';
 import { createTestDb, dialectName, queriesDuring } from '../test/harness.js';
 import { connect } from './connect.js';
 import { migrateTo, migrateToLatest } from './migrate.js';
+import { EnrollmentRepository } from '../modules/enrollment/repository.js';
 
 const TABLES = [
   'roles',
@@ -255,6 +256,65 @@ describe(`0003 records are kept (${dialectName})`, () => {
         const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db.kysely);
         expect(fk.rows[0]?.foreign_keys).toBe(1);
       }
+    } finally {
+      await drop();
+    }
+  });
+});
+
+describe(`0012 kept rankings (${dialectName})`, () => {
+  it('are written for every learner with a state, and written again after a start-up stopped during it', async () => {
+    const { db, drop } = await createTestDb();
+    try {
+      await migrateTo(db.kysely, db.kind, '0011_live_user_count', db.schema);
+      const k = db.kysely;
+      const role = await k.selectFrom('roles').select('id').where('code', '=', 'learner').executeTakeFirstOrThrow();
+      const user = await k
+        .insertInto('users')
+        .values({ first_name: 'a', last_name: 'b', email: 'x@y.z', password_hash: 'h', role_id: role.id })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const course = await k
+        .insertInto('courses')
+        .values({ title: 'К', is_published: true })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await k
+        .insertInto('user_courses')
+        .values({ user_id: user.id, course_id: course.id, assigned_at: new Date().toISOString() })
+        .execute();
+      await new EnrollmentRepository({ db: k }).refresh({ userIds: [user.id] });
+      // A state written by the code of 0011, before the table of kept rankings existed.
+      await k
+        .insertInto('learning_states')
+        .values({
+          user_id: user.id,
+          course_id: course.id,
+          cycle: 1,
+          cycle_start: null,
+          started_at: null,
+          completed_at: null,
+          lessons_completed: 0,
+          tests_completed: 0,
+          deadline: null,
+          valid_until: null,
+          enrolled_at: new Date().toISOString(),
+          warning_at: null,
+        })
+        .execute();
+
+      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual(['0012_user_urgency']);
+      const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
+      expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
+
+      // Stopped half-way: no rows yet and the mark not set. The next start-up writes them.
+      await k.deleteFrom('user_urgency').execute();
+      await k.updateTable('counters').set({ value: 0 }).where('name', '=', 'user_urgency_built').execute();
+      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
+      expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
+      expect(
+        await k.selectFrom('counters').select('value').where('name', '=', 'user_urgency_built').executeTakeFirst(),
+      ).toEqual({ value: 1 });
     } finally {
       await drop();
     }

@@ -44,6 +44,53 @@ describe(`unit of work (${dialectName})`, () => {
     expect(await names()).toEqual([]);
   });
 
+  it('does the work gathered over a unit once, at its end, inside its transaction', async () => {
+    const finished: string[][] = [];
+    const gather = (name: string) => {
+      const names = uow.atEnd(
+        'names',
+        () => [] as string[],
+        async (all) => {
+          finished.push([...all]);
+          await insert(all.join('+'));
+        },
+      );
+      names?.push(name);
+      return names;
+    };
+    expect(gather('вне')).toBeUndefined();
+    await uow.run(async () => {
+      gather('А');
+      await uow.run(async () => {
+        gather('Б');
+      });
+      expect(finished).toEqual([]);
+    });
+    expect(finished).toEqual([['А', 'Б']]);
+    expect(await names()).toEqual(['А+Б']);
+    // A unit that fails does not do it, and what it did is undone.
+    await expect(
+      uow.run(async () => {
+        gather('В');
+        throw new Error('rule broken');
+      }),
+    ).rejects.toThrow('rule broken');
+    await expect(
+      uow.run(async () => {
+        uow.atEnd(
+          'failing',
+          () => 0,
+          async () => {
+            throw new Error('at the end');
+          },
+        );
+        await insert('Г');
+      }),
+    ).rejects.toThrow('at the end');
+    expect(finished).toEqual([['А', 'Б']]);
+    expect(await names()).toEqual(['А+Б']);
+  });
+
   it('keeps parallel units apart', async () => {
     const results = await Promise.allSettled([
       uow.run(async () => {

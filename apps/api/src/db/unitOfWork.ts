@@ -8,8 +8,14 @@ import type { Database } from './schema.js';
  * in `run`, and every repository query issued inside it, however deep, runs in that one transaction
  * on either database. Repositories read `db` for each query and never open transactions themselves.
  */
+/** An open unit: its transaction, and what is to be written once at its end (see `UnitOfWork.atEnd`). */
+interface Unit {
+  trx: Transaction<Database>;
+  atEnd: Map<string, { value: unknown; finish: () => Promise<void> }>;
+}
+
 export class UnitOfWork {
-  readonly #current = new AsyncLocalStorage<Transaction<Database>>();
+  readonly #current = new AsyncLocalStorage<Unit>();
 
   constructor(
     private readonly root: Kysely<Database>,
@@ -18,7 +24,7 @@ export class UnitOfWork {
 
   /** The executor for the next query: the open unit's transaction, else the pool. */
   get db(): Kysely<Database> {
-    return this.#current.getStore() ?? this.root;
+    return this.#current.getStore()?.trx ?? this.root;
   }
 
   get inUnit(): boolean {
@@ -28,6 +34,32 @@ export class UnitOfWork {
   /** Runs `work` atomically; a unit opened inside another joins it (one commit, at the outer end). */
   run<T>(work: () => Promise<T>): Promise<T> {
     if (this.inUnit) return work();
-    return this.root.transaction().execute((trx) => this.#current.run(trx, work));
+    return this.root.transaction().execute((trx) => {
+      const unit: Unit = { trx, atEnd: new Map() };
+      return this.#current.run(unit, async () => {
+        const result = await work();
+        // In the transaction, before it commits; a finisher may register another.
+        for (const [key, pending] of unit.atEnd) {
+          unit.atEnd.delete(key);
+          await pending.finish();
+        }
+        return result;
+      });
+    });
+  }
+
+  /**
+   * Work gathered over a unit and done once at its end, inside its transaction: the first call of a
+   * unit with `key` creates the value and registers `finish(value)`, later calls get the same value.
+   * Outside a unit there is nothing to gather into: undefined, and the caller does the work now.
+   */
+  atEnd<T>(key: string, create: () => T, finish: (value: T) => Promise<void>): T | undefined {
+    const unit = this.#current.getStore();
+    if (!unit) return undefined;
+    const held = unit.atEnd.get(key);
+    if (held) return held.value as T;
+    const value = create();
+    unit.atEnd.set(key, { value, finish: () => finish(value) });
+    return value;
   }
 }

@@ -43,6 +43,8 @@ export interface CourseTotals {
 
 const USERS_PER_PASS = 500;
 const ROWS_PER_INSERT = 400;
+/** The mark in `counters` (migration 0012) that every kept ranking has been written. */
+export const URGENCY_BUILT = 'user_urgency_built';
 /** Users ranked per query when their kept ranking is rewritten. */
 const URGENCY_USERS_PER_PASS = 2000;
 const key = (userId: number, courseId: number) => `${userId}:${courseId}`;
@@ -60,7 +62,7 @@ const NO_TOTALS: CourseTotals = { learners: 0, lessons: 0, tests: 0 };
  */
 export class LearningStates {
   constructor(
-    private readonly uow: Pick<UnitOfWork, 'db'>,
+    private readonly uow: Pick<UnitOfWork, 'db'> & Partial<Pick<UnitOfWork, 'atEnd'>>,
     private readonly courses: CoursesRepository,
     private readonly progress: ProgressRepository,
     private readonly enrollment: EnrollmentRepository,
@@ -133,8 +135,24 @@ export class LearningStates {
         .insertInto('learning_states')
         .values(rows.slice(i, i + ROWS_PER_INSERT))
         .execute();
-    if (userIds) await this.writeUrgency(userIds, now);
+    if (userIds) await this.urgencyChanged(userIds, now);
     else await this.rebuildUrgency();
+  }
+
+  /**
+   * The users' kept rankings are to be written again. Inside a unit of work they are written once, at
+   * its end, for every user it touched, in id order: a transaction that refreshes several times (a
+   * course-wide change in passes, the renewal of several courses) then locks its users' rows in one
+   * order like every other, and two transactions cannot deadlock on them.
+   */
+  private async urgencyChanged(userIds: readonly number[], now: Date): Promise<void> {
+    const pending = this.uow.atEnd?.(
+      'user_urgency',
+      () => new Set<number>(),
+      (users) => this.writeUrgency([...users], this.clock.now()),
+    );
+    if (!pending) return this.writeUrgency(userIds, now);
+    for (const id of userIds) pending.add(id);
   }
 
   /**
@@ -184,7 +202,10 @@ export class LearningStates {
     }
   }
 
-  /** Every user's kept ranking from the rows (after the migration that made the table). */
+  /**
+   * Every user's kept ranking from the rows, then the mark that they are complete (migrate.ts runs
+   * this at start-up until the mark is set, so an interrupted rebuild is done again).
+   */
   async rebuildUrgency(): Promise<void> {
     await this.db.deleteFrom('user_urgency').execute();
     const users = await this.db.selectFrom('learning_states').select('user_id').distinct().execute();
@@ -192,6 +213,17 @@ export class LearningStates {
       users.map((u) => u.user_id),
       this.clock.now(),
     );
+    await this.db.updateTable('counters').set({ value: 1 }).where('name', '=', URGENCY_BUILT).execute();
+  }
+
+  /** Whether every user's kept ranking has been written since the table was made. */
+  async urgencyBuilt(): Promise<boolean> {
+    const mark = await this.db
+      .selectFrom('counters')
+      .select('value')
+      .where('name', '=', URGENCY_BUILT)
+      .executeTakeFirst();
+    return mark === undefined || mark.value === 1;
   }
 
   /** Deletes the rows within the scope (all rows of the users when no course is named). */
@@ -271,7 +303,7 @@ export class LearningStates {
       .orderBy('stable_until')
       .limit(limit)
       .execute();
-    await this.writeUrgency(
+    await this.urgencyChanged(
       overtaken.map((u) => u.user_id),
       now,
     );
