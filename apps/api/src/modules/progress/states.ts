@@ -437,22 +437,29 @@ export class LearningStates {
     const out = new Map<number, UrgentCourse>();
     const overtaken: number[] = [];
     const kept = await keptUrgency(this.db, scope, iso(now));
-    for (const r of kept.rows) {
+    // The courses the rows name (at most the catalogue), from their owners: live titles and totals.
+    const named = new Set<number>();
+    for (const r of kept) if (r.course_id !== null) named.add(r.course_id);
+    const [titles, totals] = await Promise.all([this.courses.titles([...named]), this.totals([...named])]);
+    const titleOf = new Map(titles.map((c) => [c.id, c.title]));
+    for (const r of kept) {
       if (r.course_id === null) {
         if (r.fresh !== 1) overtaken.push(r.user_id);
         continue;
       }
-      const course = kept.courses.get(r.course_id);
-      if (r.fresh !== 1 || !course) {
+      const title = titleOf.get(r.course_id);
+      // A deleted course's row no longer holds.
+      if (r.fresh !== 1 || title === undefined) {
         overtaken.push(r.user_id);
         continue;
       }
+      const total = totals.get(r.course_id);
       out.set(r.user_id, {
         course_id: r.course_id,
-        title: course.title,
+        title,
         deadline: r.deadline,
         status: r.status === null ? null : (STATUS_OF_RANK[r.status] ?? null),
-        progress: progressPercent(r.done, course.total ?? 0),
+        progress: progressPercent(r.done, total ? total.lessons + total.tests : 0),
       });
     }
     if (overtaken.length > 0)

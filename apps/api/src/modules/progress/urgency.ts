@@ -210,23 +210,11 @@ export interface KeptUrgency {
   fresh: number;
 }
 
-/** What the overview shows of a live course. */
-export interface KeptCourse {
-  title: string;
-  total: number | null;
-}
-
 /**
- * The kept rows of the users in scope, and the live courses they name with their titles and item
- * totals. A row holds while now is before its `stable_until` and its course is not deleted (a course
- * missing from the map); otherwise the caller ranks that user itself. The courses (a few hundred at
- * most) are read apart: joining them in the query cost two index lookups per employee.
+ * The kept rows of the users in scope. A row holds while now is before its `stable_until` and its
+ * course is not deleted (the caller checks the course); otherwise the caller ranks that user itself.
  */
-export async function keptUrgency(
-  db: Kysely<Database>,
-  scope: UrgencyScope,
-  now: string,
-): Promise<{ rows: KeptUrgency[]; courses: Map<number, KeptCourse> }> {
+export async function keptUrgency(db: Kysely<Database>, scope: UrgencyScope, now: string): Promise<KeptUrgency[]> {
   const read = async (userIds: readonly number[] | undefined) => {
     const inScope = userIds ? sql`where k.user_id in (${sql.join(userIds)})` : sql``;
     const result = await sql<KeptUrgency>`
@@ -237,28 +225,9 @@ export async function keptUrgency(
     `.execute(db);
     return result.rows;
   };
-  let rows: KeptUrgency[];
-  if (scope === 'everyone') rows = await read(undefined);
-  else {
-    rows = [];
-    for (let i = 0; i < scope.userIds.length; i += USERS_PER_QUERY)
-      for (const row of await read(scope.userIds.slice(i, i + USERS_PER_QUERY))) rows.push(row);
-  }
-  const courseIds = new Set<number>();
-  for (const r of rows) if (r.course_id !== null) courseIds.add(r.course_id);
-  const courses = new Map<number, KeptCourse>();
-  if (courseIds.size === 0) return { rows, courses };
-  const live = await db
-    .selectFrom('courses as c')
-    .leftJoin('course_stats as cs', 'cs.course_id', 'c.id')
-    .select(['c.id', 'c.title', 'cs.lessons_total', 'cs.tests_total'])
-    .where('c.id', 'in', [...courseIds])
-    .where('c.deleted_at', 'is', null)
-    .execute();
-  for (const c of live)
-    courses.set(c.id, {
-      title: c.title,
-      total: c.lessons_total === null || c.tests_total === null ? null : c.lessons_total + c.tests_total,
-    });
-  return { rows, courses };
+  if (scope === 'everyone') return read(undefined);
+  const rows: KeptUrgency[] = [];
+  for (let i = 0; i < scope.userIds.length; i += USERS_PER_QUERY)
+    for (const row of await read(scope.userIds.slice(i, i + USERS_PER_QUERY))) rows.push(row);
+  return rows;
 }
