@@ -278,8 +278,8 @@ async function main() {
 
     // Reminder pass (issue 16): every course gets a 1-day deadline, so every unfinished enrollment
     // of the company is overdue and due a reminder at once. A pass claims REMINDERS_PER_PASS of them
-    // (20 000) and the weekly digests; the second pass, while the first one's mails are still being
-    // delivered, claims the next 20 000.
+    // (10 000) and the weekly digests; the second pass, while the first one's mails are still being
+    // delivered, claims the next 10 000.
     await k.updateTable('courses').set({ has_deadline: true, deadline_value: 1, deadline_warning_days: 1 }).execute();
     await learningStatesOver({ db: k }).states.rebuild();
     const mailFiles = () => (existsSync(join(dir, 'mail')) ? readdirSync(join(dir, 'mail')).length : 0);

@@ -4,21 +4,13 @@ import type { UnitOfWork } from '../../db/unitOfWork.js';
 
 export type ReminderKind = 'reminder_almost_overdue' | 'reminder_overdue' | 'reminder_new_cycle';
 
-/** Which kinds were already sent for a cycle, as bits of one number (one subquery per row, not three). */
-export const SENT_BIT: Record<ReminderKind, number> = {
-  reminder_almost_overdue: 1,
-  reminder_overdue: 2,
-  reminder_new_cycle: 4,
-};
-
-/** An enrolled learner's unfinished course near or past its deadline, or in a new cycle. */
-export interface ReminderCandidate {
+/** An enrolled learner's unfinished course and the reminder due for it now. */
+export interface DueReminder {
   user_id: number;
   course_id: number;
   cycle: number;
   deadline: string | null;
-  /** `SENT_BIT`s of the kinds already sent for this cycle. */
-  sent_kinds: number;
+  kind: ReminderKind;
 }
 
 export interface ReminderRecipient {
@@ -82,66 +74,44 @@ export class RemindersRepository {
   }
 
   /**
-   * Unfinished enrollments of live, published, reachable courses of learners who want reminders,
-   * whose deadline is before `horizon` or whose cycle is a re-certification, with the kinds already
-   * sent for the current cycle. One indexed query, whatever the number of employees; five narrow
-   * columns, since a mass change of deadlines makes it return every enrollment of the company.
+   * The reminders due now, at most `limit` of them: for each unfinished enrollment of a live,
+   * published, reachable course of a learner who wants reminders, the one kind `dueReminder`
+   * (service.ts) gives for its stored times and what was already sent in its cycle. The rule runs in
+   * the query, so a mass change returns the `limit` rows a pass claims rather than every enrollment
+   * of the company, and the scan stops once they are found. The stored `warning_at` and `deadline`
+   * are the engine's (`warningAt`); the comparisons are those of `deadlineStatus`.
    */
-  async candidates(horizon: string): Promise<ReminderCandidate[]> {
-    const bits = Object.entries(SENT_BIT).map(([kind, bit]) => sql`when ${kind} then ${sql.lit(bit)}`);
-    const sentKinds = sql<number>`(select coalesce(sum(case r.kind ${sql.join(bits, sql` `)} else 0 end), 0) from reminder_deliveries r where r.user_id = s.user_id and r.course_id = s.course_id and r.cycle = s.cycle)`;
-    const notSent = (kind: ReminderKind) => sql<boolean>`(k.sent_kinds & ${sql.lit(SENT_BIT[kind])}) = 0`;
+  async due(now: string, limit: number): Promise<DueReminder[]> {
+    const at = timeValue(this.uow.kind, now);
+    const sent = (kind: ReminderKind) =>
+      sql<boolean>`exists (select 1 from reminder_deliveries r where r.user_id = s.user_id and r.course_id = s.course_id and r.cycle = s.cycle and r.kind = ${sql.lit(kind)})`;
+    // Past the deadline only the overdue reminder may be due; before it, the warning's, then the cycle's.
+    const kind = sql<ReminderKind | null>`case
+      when c.has_deadline and s.deadline < ${at} then
+        case when not ${sent('reminder_overdue')} then ${sql.lit('reminder_overdue')} end
+      when c.has_deadline and s.warning_at <= ${at} and not ${sent('reminder_almost_overdue')}
+        then ${sql.lit('reminder_almost_overdue')}
+      when s.cycle > 1 and not ${sent('reminder_new_cycle')} then ${sql.lit('reminder_new_cycle')}
+    end`;
     const rows = await this.db
-      // Materialized: the sent kinds are looked up once per row, then filtered on; inlined, PostgreSQL
-      // ran the lookup once per mention.
-      .with(
-        (cte) => cte('k').materialized(),
-        (db) =>
-          db
-            .selectFrom('learning_states as s')
-            .innerJoin('enrollments as e', (j) =>
-              j.onRef('e.user_id', '=', 's.user_id').onRef('e.course_id', '=', 's.course_id'),
-            )
-            .innerJoin('courses as c', 'c.id', 's.course_id')
-            .innerJoin('users as u', 'u.id', 's.user_id')
-            // Not `sent`: on SQLite a column of that name is read as the boolean of `digest_deliveries`.
-            .select(['s.user_id', 's.course_id', 's.cycle', 's.deadline', 'c.has_deadline', sentKinds.as('sent_kinds')])
-            .where('s.completed_at', 'is', null)
-            .where('c.deleted_at', 'is', null)
-            .where('c.is_published', '=', true)
-            .where('c.accessibility', '!=', 'nobody')
-            .where('u.deleted_at', 'is', null)
-            .where('u.reminder_mails', '=', true)
-            .where((eb) =>
-              eb.or([
-                eb.and([
-                  eb('c.has_deadline', '=', true),
-                  eb('s.deadline', 'is not', null),
-                  eb('s.deadline', '<=', horizon),
-                ]),
-                eb('s.cycle', '>', 1),
-              ]),
-            ),
-      )
-      .selectFrom('k')
-      .select(['k.user_id', 'k.course_id', 'k.cycle', 'k.deadline', 'k.sent_kinds'])
-      // Only what may still be due: once the overdue reminder of a cycle went, its deadline has
-      // nothing more to say, so a pass after a mass mailing does not hand back every sent row.
+      .selectFrom('learning_states as s')
+      .innerJoin('courses as c', 'c.id', 's.course_id')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.user_id', 's.course_id', 's.cycle', 's.deadline', kind.as('kind')])
+      .where('s.enrolled_at', 'is not', null)
+      .where('s.completed_at', 'is', null)
+      .where('c.deleted_at', 'is', null)
+      .where('c.is_published', '=', true)
+      .where('c.accessibility', '!=', 'nobody')
+      .where('u.deleted_at', 'is', null)
+      .where('u.reminder_mails', '=', true)
       .where((eb) =>
-        eb.or([
-          eb.and([
-            eb('k.has_deadline', '=', true),
-            eb('k.deadline', 'is not', null),
-            eb('k.deadline', '<=', horizon),
-            notSent('reminder_overdue'),
-          ]),
-          eb.and([eb('k.cycle', '>', 1), notSent('reminder_new_cycle')]),
-        ]),
+        eb.or([eb.and([eb('c.has_deadline', '=', true), eb('s.warning_at', '<=', now)]), eb('s.cycle', '>', 1)]),
       )
+      .where(kind, 'is not', null)
+      .limit(limit)
       .execute();
-    // PostgreSQL's sum is a bigint, which `pg` hands over as text.
-    for (const r of rows) r.sent_kinds = Number(r.sent_kinds);
-    return rows;
+    return rows as DueReminder[];
   }
 
   /** Address and first name of the live users among `ids` (the learners whose reminders were won). */

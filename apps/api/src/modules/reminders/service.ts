@@ -1,20 +1,12 @@
 import type { UnitOfWork } from '../../db/unitOfWork.js';
-import { DAY, iso, type Clock } from '../../platform/clock.js';
+import { iso, type Clock } from '../../platform/clock.js';
 import type { MailMessage, Mailer } from '../../platform/mail/mailer.js';
 import { deadlineReminderMail, teamDigestMail, type MailContext } from '../../platform/mail/templates.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import type { CoursesRepository } from '../courses/repository.js';
-import { deadlineStatus, type CourseRules } from '../progress/engine.js';
 import type { LearningEngine } from '../progress/service.js';
-import {
-  SENT_BIT,
-  type DigestClaim,
-  type ReminderCandidate,
-  type ReminderClaim,
-  type ReminderKind,
-  type RemindersRepository,
-} from './repository.js';
+import type { DigestClaim, ReminderClaim, RemindersRepository } from './repository.js';
 
 /** Monday of the ISO week of `at`, yyyy-mm-dd in UTC: the key of a weekly digest. */
 export function weekOf(at: Date): string {
@@ -22,22 +14,7 @@ export function weekOf(at: Date): string {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() - day)).toISOString().slice(0, 10);
 }
 
-/** What a reminder needs of its course: the deadline rules and the title. */
-type RemindedCourse = Pick<CourseRules, 'id' | 'has_deadline' | 'deadline_warning_days'> & { title: string };
-
-/** Which reminder a candidate is due now, if any (the engine's deadline rule decides the window). */
-export function dueReminder(c: ReminderCandidate, course: RemindedCourse, now: Date): ReminderKind | null {
-  const sent = (kind: ReminderKind) => (c.sent_kinds & SENT_BIT[kind]) !== 0;
-  if (course.has_deadline && c.deadline !== null) {
-    const status = deadlineStatus(Date.parse(c.deadline), course.deadline_warning_days, false, now.getTime());
-    if (status === 'overdue') return sent('reminder_overdue') ? null : 'reminder_overdue';
-    if (status === 'almost_overdue' && !sent('reminder_almost_overdue')) return 'reminder_almost_overdue';
-  }
-  if (c.cycle > 1 && !sent('reminder_new_cycle')) return 'reminder_new_cycle';
-  return null;
-}
-
-/** A learner has one candidate per course, so (user, course) names the candidate. */
+/** A learner has one state per course, so (user, course) names a due reminder. */
 const pairKey = (userId: number, courseId: number) => `${userId}:${courseId}`;
 
 export interface PassResult {
@@ -177,30 +154,11 @@ export class RemindersService {
 
   private async remind(): Promise<number> {
     const now = this.clock.now();
-    this.#more = false;
-    // The live courses whose learners may get reminders (the candidates are among them).
-    const [rules, titles] = await Promise.all([this.courses.rules(), this.courses.titles()]);
-    const titleOf = new Map(titles.map((t) => [t.id, t.title]));
-    const courses = new Map<number, RemindedCourse>();
-    for (const c of rules)
-      if (c.is_published && c.accessibility !== 'nobody') courses.set(c.id, { ...c, title: titleOf.get(c.id) ?? '' });
-    let warningDays = 0;
-    for (const c of courses.values()) if (c.has_deadline) warningDays = Math.max(warningDays, c.deadline_warning_days);
-    const candidates = await this.repo.candidates(iso(new Date(now.getTime() + warningDays * DAY)));
-    const due: ReminderClaim[] = [];
-    const byPair = new Map<string, ReminderCandidate>();
-    for (const c of candidates) {
-      const course = courses.get(c.course_id);
-      const kind = course && dueReminder(c, course, now);
-      if (!kind) continue;
-      if (due.length === this.opts.perPass) {
-        this.#more = true;
-        break;
-      }
-      due.push({ user_id: c.user_id, course_id: c.course_id, cycle: c.cycle, kind });
-      byPair.set(pairKey(c.user_id, c.course_id), c);
-    }
+    const due = await this.repo.due(iso(now), this.opts.perPass);
+    // A full batch may have left more behind: the next pass follows once these are handed over.
+    this.#more = due.length === this.opts.perPass;
     if (due.length === 0) return 0;
+    const byPair = new Map(due.map((d) => [pairKey(d.user_id, d.course_id), d]));
     // The addresses are read in the claims' transaction: if that read fails, the claims go too,
     // rather than staying recorded for mails that nobody will send.
     const { won, people } = await this.uow.run(async () => {
@@ -208,13 +166,16 @@ export class RemindersService {
       const recipients = await this.repo.recipients([...new Set(claimed.map((w) => w.user_id))]);
       return { won: claimed, people: new Map(recipients.map((r) => [r.id, r])) };
     });
+    const titles = new Map(
+      (await this.courses.titles([...new Set(won.map((w) => w.course_id))])).map((c) => [c.id, c.title]),
+    );
     const outgoing: Outgoing[] = [];
     for (const w of won) {
       const c = byPair.get(pairKey(w.user_id, w.course_id));
-      const course = courses.get(w.course_id);
+      const title = titles.get(w.course_id);
       const person = people.get(w.user_id);
-      // A learner deleted since the candidates were read gets nothing; the claim stays as a record.
-      if (!c || !course || !person) continue;
+      // A learner or course deleted since the reminders were read gets nothing; the claim stays as a record.
+      if (!c || title === undefined || !person) continue;
       outgoing.push({
         claim: { reminder: w },
         compose: () => ({
@@ -222,7 +183,7 @@ export class RemindersService {
             kind: w.kind,
             name: person.first_name,
             courseId: c.course_id,
-            course: course.title,
+            course: title,
             deadline: c.deadline,
           }),
           audit: { kind: w.kind, user_id: c.user_id, course_id: c.course_id },
