@@ -11,7 +11,7 @@ import { storageUrl } from '../../platform/storageUrl.js';
 import { fullName } from '../auth/permissions.js';
 import type { CatalogueRepository } from '../catalogue/repository.js';
 import type { CoursesRepository } from '../courses/repository.js';
-import type { AttentionState, DeadlineStatus } from '../progress/engine.js';
+import type { DeadlineStatus } from '../progress/engine.js';
 import { progressPercent } from '../progress/engine.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
 import type { UrgentCourse } from '../progress/urgency.js';
@@ -48,53 +48,54 @@ export interface TeamAttention {
 /** Lines per group in the weekly digest; the rest are counted and are on the analytics screen. */
 export const DIGEST_LINES = 50;
 
-type Listed = Omit<AttentionEntry, 'course' | 'status'>;
-
-function groupByUser(states: readonly AttentionState[]): Map<number, AttentionState[]> {
-  const out = new Map<number, AttentionState[]>();
-  for (const s of states) {
-    const list = out.get(s.user_id);
-    if (list) list.push(s);
-    else out.set(s.user_id, [s]);
-  }
-  return out;
+/** A person's courses of one deadline in a digest group, before their lines are written out. */
+export interface Lead {
+  user_id: number;
+  name: string;
+  deadline: string;
+  courses: number;
 }
 
 /**
- * A digest group being filled: counts everything, keeps the `size` most urgent (earliest deadline,
- * then name in Russian order, then arrival) by insertion into a short sorted list.
+ * The first `size` lines of a digest group: earliest deadline, then name in Russian order, then the
+ * person (then the course, when the lines are written). Fed with leads in any order, it keeps in order
+ * exactly the leads whose first line is among the first `size`, by insertion into a short sorted list.
  */
-export class Attention {
-  total = 0;
-  readonly people = new Set<number>();
-  readonly first: Listed[] = [];
+export class LeadingLines {
+  readonly leads: Lead[] = [];
+  #lines = 0;
 
   constructor(private readonly size: number) {}
 
-  add(user: Parameters<typeof fullName>[0] & { id: number }, courseId: number, deadline: string): void {
-    this.total++;
-    this.people.add(user.id);
-    const last = this.first[this.first.length - 1];
-    const full = this.first.length === this.size;
-    if (this.size === 0 || (full && last && deadline > last.deadline)) return;
-    const entry = { user_id: user.id, name: fullName(user), course_id: courseId, deadline };
-    // Most of a big group ties with or follows the last line kept: one comparison settles it.
-    if (full && last && byUrgency(entry, last) >= 0) return;
+  add(lead: Lead): void {
+    if (this.size === 0 || lead.courses === 0) return;
+    const last = this.leads[this.leads.length - 1];
+    // Full, and the lead comes after the last one kept: it would start past the first `size` lines.
+    // Most of a big group ties with or follows the last lead kept: one comparison settles it.
+    if (last && this.#lines >= this.size && byUrgency(lead, last) >= 0) return;
     let lo = 0;
-    let hi = this.first.length;
+    let hi = this.leads.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (byUrgency(entry, this.first[mid] as Listed) < 0) hi = mid;
+      if (byUrgency(lead, this.leads[mid] as Lead) < 0) hi = mid;
       else lo = mid + 1;
     }
-    if (lo === this.size) return;
-    this.first.splice(lo, 0, entry);
-    if (this.first.length > this.size) this.first.pop();
+    this.leads.splice(lo, 0, lead);
+    this.#lines += lead.courses;
+    // The leads pushed to start past the first `size` lines go (the new one too, if it starts there).
+    for (let tail = this.leads.at(-1); tail && this.#lines - tail.courses >= this.size; tail = this.leads.at(-1)) {
+      this.leads.pop();
+      this.#lines -= tail.courses;
+    }
   }
 }
 
-const byUrgency = (a: Listed, b: Listed) =>
-  a.deadline < b.deadline ? -1 : a.deadline > b.deadline ? 1 : BY_RUSSIAN_NAME.compare(a.name, b.name);
+const byUrgency = (a: Lead, b: Lead) =>
+  a.deadline < b.deadline
+    ? -1
+    : a.deadline > b.deadline
+      ? 1
+      : BY_RUSSIAN_NAME.compare(a.name, b.name) || a.user_id - b.user_id;
 
 /** dd.mm.yyyy as the analytics screen shows a deadline. */
 const DATE = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
@@ -132,58 +133,90 @@ export class AnalyticsService {
   /**
    * The weekly digests of a pass: for each viewer, the courses of their team that are overdue or
    * almost overdue, per group how many and of how many people, and the `lines` most urgent (earliest
-   * deadline, then name), from the same scope and engine figures as the screen. The people, their
-   * overdue courses and the course titles are read once for all viewers. A company-wide digest may
-   * count 100 000 such courses, so the first ones are picked without sorting them all.
+   * deadline, then name, then person and course), from the same scope as the screen: an admin's team
+   * is the company, a manager's the other people of their department. The learning state counts per
+   * department (each manager receiving a digest apart, since their own courses are left out of it)
+   * and hands over only what may lead a group, so a company-wide digest does not read every overdue
+   * course of the company.
    */
   async digests(viewers: readonly SessionUser[], lines = DIGEST_LINES): Promise<Map<number, TeamAttention>> {
     const out = new Map<number, TeamAttention>();
     if (viewers.length === 0) return out;
-    const wide = viewers.some((v) => can(v.role, 'settings.manage'));
-    const departments = [...new Set(viewers.flatMap((v) => (v.department_id === null ? [] : [v.department_id])))];
-    // Each department's people in the order `inDepartment` gives (the list's order, filtered).
-    const everyone = wide ? await this.users.list() : [];
-    const byDepartment = new Map<number, UserRecord[]>();
-    if (wide) {
-      for (const u of everyone) {
-        if (u.department_id === null) continue;
-        const list = byDepartment.get(u.department_id);
-        if (list) list.push(u);
-        else byDepartment.set(u.department_id, [u]);
-      }
-    } else {
-      for (const d of departments) byDepartment.set(d, await this.users.inDepartment(d));
-    }
-    const byUser = groupByUser(
-      await this.engine.needingAttention(
-        wide ? 'everyone' : { userIds: departments.flatMap((d) => (byDepartment.get(d) ?? []).map((u) => u.id)) },
-      ),
+    const companyWide = (v: SessionUser) => can(v.role, 'settings.manage');
+    const managers = viewers.filter((v) => !companyWide(v) && v.department_id !== null);
+    const departments = [...new Set(managers.map((m) => m.department_id as number))];
+    const { counts, leads } = await this.engine.attention(
+      { apart: managers.map((m) => m.id), ...(viewers.some(companyWide) ? {} : { departments }) },
+      lines,
     );
+    const leadsOf = new Map<number, typeof leads>();
+    for (const l of leads) {
+      const list = leadsOf.get(l.group);
+      if (list) list.push(l);
+      else leadsOf.set(l.group, [l]);
+    }
+    const allGroups = [...new Set([...counts.map((c) => c.group), ...leadsOf.keys()])];
+    // A team is made of groups: every group, or the department's and those of its other managers apart.
+    const groupsOf = (viewer: SessionUser): number[] => {
+      if (companyWide(viewer)) return allGroups;
+      if (viewer.department_id === null) return [];
+      const others = managers.filter((m) => m.department_id === viewer.department_id && m.id !== viewer.id);
+      return [viewer.department_id, ...others.map((m) => -m.id)];
+    };
     const picked = viewers.map((viewer) => {
-      const team = can(viewer.role, 'settings.manage')
-        ? everyone
-        : viewer.department_id === null
-          ? []
-          : (byDepartment.get(viewer.department_id) ?? []).filter((u) => u.id !== viewer.id);
-      const groups = { overdue: new Attention(lines), almost_overdue: new Attention(lines) };
-      for (const user of team)
-        for (const s of byUser.get(user.id) ?? [])
-          if (s.deadline_status !== 'in_order') groups[s.deadline_status].add(user, s.course_id, s.deadline);
-      return { viewer, groups };
+      const groups = new Set(groupsOf(viewer));
+      const figures = {
+        overdue: { total: 0, people: 0, first: new LeadingLines(lines) },
+        almost_overdue: { total: 0, people: 0, first: new LeadingLines(lines) },
+      };
+      const of = (overdue: boolean) => (overdue ? figures.overdue : figures.almost_overdue);
+      // Each person is in one group, so the people of a team are the sum of its groups'.
+      for (const c of counts)
+        if (groups.has(c.group)) {
+          of(c.overdue).total += c.total;
+          of(c.overdue).people += c.people;
+        }
+      for (const g of groups)
+        for (const l of leadsOf.get(g) ?? [])
+          of(l.overdue).first.add({ user_id: l.user_id, name: fullName(l), deadline: l.deadline, courses: l.courses });
+      return { viewer, figures };
     });
+    const named = new Set<number>();
+    for (const { figures } of picked)
+      for (const f of [figures.overdue, figures.almost_overdue]) for (const l of f.first.leads) named.add(l.user_id);
+    const coursesOf = new Map<string, number[]>();
+    for (const c of await this.engine.attentionCourses([...named])) {
+      const k = `${c.user_id} ${c.deadline}`;
+      const list = coursesOf.get(k);
+      if (list) list.push(c.course_id);
+      else coursesOf.set(k, [c.course_id]);
+    }
     const shown = new Set<number>();
-    for (const { groups } of picked)
-      for (const e of [...groups.overdue.first, ...groups.almost_overdue.first]) shown.add(e.course_id);
+    for (const ids of coursesOf.values()) for (const id of ids) shown.add(id);
     const titles = new Map((await this.courses.titles([...shown])).map((c) => [c.id, c.title]));
-    const group = (g: Attention, status: AttentionEntry['status']): AttentionGroup => ({
-      total: g.total,
-      people: g.people.size,
-      first: g.first.map((e) => ({ ...e, course: titles.get(e.course_id) ?? '', status })),
-    });
-    for (const { viewer, groups } of picked)
+    const group = (
+      f: { total: number; people: number; first: LeadingLines },
+      status: AttentionEntry['status'],
+    ): AttentionGroup => {
+      const first: AttentionEntry[] = [];
+      for (const l of f.first.leads)
+        for (const courseId of coursesOf.get(`${l.user_id} ${l.deadline}`) ?? []) {
+          if (first.length === lines) break;
+          first.push({
+            user_id: l.user_id,
+            name: l.name,
+            course_id: courseId,
+            course: titles.get(courseId) ?? '',
+            deadline: l.deadline,
+            status,
+          });
+        }
+      return { total: f.total, people: f.people, first };
+    };
+    for (const { viewer, figures } of picked)
       out.set(viewer.id, {
-        overdue: group(groups.overdue, 'overdue'),
-        almost_overdue: group(groups.almost_overdue, 'almost_overdue'),
+        overdue: group(figures.overdue, 'overdue'),
+        almost_overdue: group(figures.almost_overdue, 'almost_overdue'),
       });
     return out;
   }

@@ -97,29 +97,6 @@ export function deadlineStatus(
   return 'in_order';
 }
 
-/** What the weekly digest needs of an unfinished enrolled course: its stored deadline and its status. */
-export interface AttentionState {
-  user_id: number;
-  course_id: number;
-  deadline: string;
-  deadline_status: DeadlineStatus;
-}
-
-/**
- * The status of an unfinished course from its maintained deadline, exactly as `summaryOf` decides it
- * for a stored row (the digest reads thousands of such rows and needs nothing else of the summary).
- */
-export function unfinishedAttention(userId: number, course: CourseRules, deadline: string, now: Date): AttentionState {
-  const at = ms(deadline);
-  return {
-    user_id: userId,
-    course_id: course.id,
-    // Stored times are already in this form on both databases; anything else is normalised.
-    deadline: deadline.length === 24 && deadline.endsWith('Z') ? deadline : toIso(at),
-    deadline_status: deadlineStatus(at, course.deadline_warning_days, false, now.getTime()) ?? 'in_order',
-  };
-}
-
 interface CycleView {
   items: ItemState[];
   done: number;

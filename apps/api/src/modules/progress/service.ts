@@ -6,12 +6,12 @@ import {
   cycleRecordsFrom,
   isVisible,
   lessonInCycle,
-  type AttentionState,
   type CourseRules,
   type CourseState,
   type CourseSummary,
   type ItemState,
 } from './engine.js';
+import type { AttentionCount, AttentionCourse, AttentionGrouping, AttentionLead } from './attention.js';
 import type { ProgressRepository } from './repository.js';
 import type { LearningStates } from './states.js';
 import type { UrgencyScope, UrgentCourse } from './urgency.js';
@@ -61,9 +61,14 @@ export class LearningEngine {
     return this.maintained.mostUrgent(scope);
   }
 
-  /** The in-scope users' enrolled courses that are overdue or almost overdue now (the weekly digest). */
-  needingAttention(scope: UrgencyScope): Promise<AttentionState[]> {
-    return this.maintained.needingAttention(scope);
+  /** The weekly digests' counts and most urgent courses per group of people (progress/attention.ts). */
+  attention(grouping: AttentionGrouping, lines: number): Promise<{ counts: AttentionCount[]; leads: AttentionLead[] }> {
+    return this.maintained.attention(grouping, lines);
+  }
+
+  /** The courses of these users that are overdue or almost overdue now (the lines a digest names). */
+  attentionCourses(userIds: readonly number[]): Promise<AttentionCourse[]> {
+    return this.maintained.attentionCourses(userIds);
   }
 
   /** A learner's record in the course changed (lesson start/complete, attempt start/finish). */

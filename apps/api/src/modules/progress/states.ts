@@ -9,14 +9,20 @@ import {
   stateValidUntil,
   summaryOf,
   warningAt,
-  unfinishedAttention,
-  type AttentionState,
   type CourseItems,
-  type DeadlineStatus,
   type CourseRules,
   type CourseSummary,
   type StoredState,
 } from './engine.js';
+import {
+  attentionCounts,
+  attentionCourses,
+  attentionLeads,
+  type AttentionCount,
+  type AttentionCourse,
+  type AttentionGrouping,
+  type AttentionLead,
+} from './attention.js';
 import { ProgressRepository } from './repository.js';
 import { viewerCourseRows, viewerLessonRecords, type ViewerCourseRow, type ViewerLessonRecord } from './viewer.js';
 import {
@@ -505,67 +511,26 @@ export class LearningStates {
   }
 
   /**
-   * The enrolled, unfinished courses of the users in scope that are overdue or almost overdue now
-   * (the weekly digest): the rows whose warning window has opened, read by the stored times and
-   * judged by `unfinishedAttention` (the rule of `summaryOf`) rather than by summarising every
-   * enrollment; rows past `valid_until` are recomputed as `summaries` does.
+   * The weekly digests' figures now (progress/attention.ts): per group of people and status, how many
+   * courses of how many people, and what may be among the group's `lines` most urgent. Read from the
+   * stored times, set-based: a mass change costs one row per person at most, not one per enrollment.
+   * Rows past `valid_until` are not read: the reminder pass renews them before its digests.
    */
-  async needingAttention(scope: UrgencyScope): Promise<AttentionState[]> {
-    const now = this.clock.now();
-    const at = iso(now);
-    const read = (userIds?: readonly number[]) => {
-      let q = this.db
-        .selectFrom('learning_states')
-        .select(['user_id', 'course_id', 'deadline'])
-        .where('enrolled_at', 'is not', null)
-        .where('completed_at', 'is', null)
-        .where('deadline', 'is not', null)
-        .where('warning_at', '<=', at)
-        .where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>', at)]));
-      if (userIds) q = q.where('user_id', 'in', userIds);
-      return q.execute();
-    };
-    const rows: { user_id: number; course_id: number; deadline: string | null }[] = [];
-    // Pushed one by one: a company's rows are too many for the arguments of one `push(...)`.
-    const keep = (part: typeof rows) => {
-      for (const r of part) rows.push(r);
-    };
-    if (scope === 'everyone') keep(await read());
-    else for (let i = 0; i < scope.userIds.length; i += 2000) keep(await read(scope.userIds.slice(i, i + 2000)));
-    const stale = await this.staleEnrolled(scope, now);
-    const rules = new Map(
-      (await this.courses.rules([...new Set([...rows, ...stale].map((r) => r.course_id))])).map((c) => [c.id, c]),
-    );
-    const out: AttentionState[] = [];
-    const needsAttention = (s: { deadline_status: DeadlineStatus | null }) =>
-      s.deadline_status === 'overdue' || s.deadline_status === 'almost_overdue';
-    // The rows in their cycle decide from their stored deadline (no summary needed: a company-wide
-    // digest reads every overdue row of the company); a deleted course has no rules and drops out.
-    for (const r of rows) {
-      const course = rules.get(r.course_id);
-      if (!course || r.deadline === null) continue;
-      const state = unfinishedAttention(r.user_id, course, r.deadline, now);
-      if (needsAttention(state)) out.push(state);
-    }
-    if (stale.length === 0) return out;
-    // Rows past `valid_until` (few: the periodic pass renews them) go through the engine.
-    const wanted = new Set(stale.map((p) => key(p.user_id, p.course_id)));
-    const recomputed = await this.summaries(
-      [...new Set(stale.map((p) => p.user_id))],
-      [...new Set(stale.map((p) => p.course_id))],
-      { enrolledOnly: true, rules: [...rules.values()] },
-    );
-    for (const [k, s] of recomputed) {
-      if (!wanted.has(k) || s.deadline === null || !needsAttention(s)) continue;
-      const userId = Number(k.slice(0, k.indexOf(':')));
-      out.push({
-        user_id: userId,
-        course_id: s.course_id,
-        deadline: s.deadline,
-        deadline_status: s.deadline_status ?? 'in_order',
-      });
-    }
-    return out;
+  async attention(
+    grouping: AttentionGrouping,
+    lines: number,
+  ): Promise<{ counts: AttentionCount[]; leads: AttentionLead[] }> {
+    const now = iso(this.clock.now());
+    const [counts, leads] = await Promise.all([
+      attentionCounts(this.db, now, grouping),
+      attentionLeads(this.db, now, grouping, lines),
+    ]);
+    return { counts, leads };
+  }
+
+  /** The courses of these users that are overdue or almost overdue now (the lines a digest names). */
+  attentionCourses(userIds: readonly number[]): Promise<AttentionCourse[]> {
+    return attentionCourses(this.db, iso(this.clock.now()), userIds);
   }
 
   /** Enrolled pairs in scope whose row is past its `valid_until` (few: the periodic pass renews them). */
