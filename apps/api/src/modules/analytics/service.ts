@@ -145,7 +145,7 @@ export class AnalyticsService {
     const companyWide = (v: SessionUser) => can(v.role, 'settings.manage');
     const managers = viewers.filter((v) => !companyWide(v) && v.department_id !== null);
     const departments = [...new Set(managers.map((m) => m.department_id as number))];
-    const { counts, leads } = await this.engine.attention(
+    const { at, counts, leads } = await this.engine.attention(
       { apart: managers.map((m) => m.id), ...(viewers.some(companyWide) ? {} : { departments }) },
       lines,
     );
@@ -185,7 +185,7 @@ export class AnalyticsService {
     for (const { figures } of picked)
       for (const f of [figures.overdue, figures.almost_overdue]) for (const l of f.first.leads) named.add(l.user_id);
     const coursesOf = new Map<string, number[]>();
-    for (const c of await this.engine.attentionCourses([...named])) {
+    for (const c of await this.engine.attentionCourses([...named], at)) {
       const k = `${c.user_id} ${c.deadline}`;
       const list = coursesOf.get(k);
       if (list) list.push(c.course_id);

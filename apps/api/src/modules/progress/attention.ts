@@ -36,6 +36,7 @@ export interface AttentionCourse {
   user_id: number;
   course_id: number;
   deadline: string;
+  overdue: boolean;
 }
 
 /**
@@ -129,11 +130,11 @@ export async function attentionCourses(
 ): Promise<AttentionCourse[]> {
   const out: AttentionCourse[] = [];
   for (let i = 0; i < userIds.length; i += 2000) {
-    const { rows } = await sql<AttentionCourse>`
+    const { rows } = await sql<Omit<AttentionCourse, 'overdue'> & { late: number }>`
       with a as (${needingAttention(now, { apart: [] }, userIds.slice(i, i + 2000))})
-      select user_id, course_id, deadline from a
+      select user_id, course_id, deadline, late from a
     `.execute(db);
-    for (const r of rows) out.push(r);
+    for (const { late, ...r } of rows) out.push({ ...r, overdue: Number(late) === 1 });
   }
   return out.sort((a, b) => a.user_id - b.user_id || cmp(a.deadline, b.deadline) || a.course_id - b.course_id);
 }

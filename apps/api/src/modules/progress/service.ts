@@ -62,13 +62,16 @@ export class LearningEngine {
   }
 
   /** The weekly digests' counts and most urgent courses per group of people (progress/attention.ts). */
-  attention(grouping: AttentionGrouping, lines: number): Promise<{ counts: AttentionCount[]; leads: AttentionLead[] }> {
+  attention(
+    grouping: AttentionGrouping,
+    lines: number,
+  ): Promise<{ at: Date; counts: AttentionCount[]; leads: AttentionLead[] }> {
     return this.maintained.attention(grouping, lines);
   }
 
   /** The courses of these users that are overdue or almost overdue now (the lines a digest names). */
-  attentionCourses(userIds: readonly number[]): Promise<AttentionCourse[]> {
-    return this.maintained.attentionCourses(userIds);
+  attentionCourses(userIds: readonly number[], at: Date): Promise<AttentionCourse[]> {
+    return this.maintained.attentionCourses(userIds, at);
   }
 
   /** A learner's record in the course changed (lesson start/complete, attempt start/finish). */

@@ -519,18 +519,21 @@ export class LearningStates {
   async attention(
     grouping: AttentionGrouping,
     lines: number,
-  ): Promise<{ counts: AttentionCount[]; leads: AttentionLead[] }> {
-    const now = iso(this.clock.now());
+  ): Promise<{ at: Date; counts: AttentionCount[]; leads: AttentionLead[] }> {
+    const at = this.clock.now();
     const [counts, leads] = await Promise.all([
-      attentionCounts(this.db, now, grouping),
-      attentionLeads(this.db, now, grouping, lines),
+      attentionCounts(this.db, iso(at), grouping),
+      attentionLeads(this.db, iso(at), grouping, lines),
     ]);
-    return { counts, leads };
+    return { at, counts, leads };
   }
 
-  /** The courses of these users that are overdue or almost overdue now (the lines a digest names). */
-  attentionCourses(userIds: readonly number[]): Promise<AttentionCourse[]> {
-    return attentionCourses(this.db, iso(this.clock.now()), userIds);
+  /**
+   * The courses of these users that are overdue or almost overdue at `at` (the lines a digest names:
+   * the moment its counts were taken, so that both judge the same deadlines).
+   */
+  attentionCourses(userIds: readonly number[], at: Date): Promise<AttentionCourse[]> {
+    return attentionCourses(this.db, iso(at), userIds);
   }
 
   /** Enrolled pairs in scope whose row is past its `valid_until` (few: the periodic pass renews them). */

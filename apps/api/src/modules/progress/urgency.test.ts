@@ -161,9 +161,9 @@ describe(`each user's most urgent course from the maintained rows equals the eng
       const wantAttention = [...full]
         .filter(([key]) => !renewable.has(key))
         .filter(([, s]) => s.deadline_status === 'overdue' || s.deadline_status === 'almost_overdue')
-        .map(([key, s]) => `${key} ${s.deadline}`);
-      const gotAttention = (await engine.attentionCourses(users)).map(
-        (s) => `${s.user_id}:${s.course_id} ${s.deadline}`,
+        .map(([key, s]) => `${key} ${s.deadline_status} ${s.deadline}`);
+      const gotAttention = (await engine.attentionCourses(users, ctx.clock.now())).map(
+        (s) => `${s.user_id}:${s.course_id} ${s.overdue ? 'overdue' : 'almost_overdue'} ${s.deadline}`,
       );
       expect(attention(gotAttention), `${step}: attention`).toEqual(attention(wantAttention));
       // The kept rankings that still hold say what ranking the rows now says; the others are overtaken.

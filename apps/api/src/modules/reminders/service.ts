@@ -159,16 +159,18 @@ export class RemindersService {
     this.#more = due.length === this.opts.perPass;
     if (due.length === 0) return 0;
     const byPair = new Map(due.map((d) => [pairKey(d.user_id, d.course_id), d]));
-    // The addresses are read in the claims' transaction: if that read fails, the claims go too,
-    // rather than staying recorded for mails that nobody will send.
-    const { won, people } = await this.uow.run(async () => {
+    // The addresses and titles are read in the claims' transaction: if a read fails, the claims go
+    // too, rather than staying recorded for mails that nobody will send.
+    const { won, people, titles } = await this.uow.run(async () => {
       const claimed = await this.repo.claim(due, iso(now));
       const recipients = await this.repo.recipients([...new Set(claimed.map((w) => w.user_id))]);
-      return { won: claimed, people: new Map(recipients.map((r) => [r.id, r])) };
+      const courses = await this.courses.titles([...new Set(claimed.map((w) => w.course_id))]);
+      return {
+        won: claimed,
+        people: new Map(recipients.map((r) => [r.id, r])),
+        titles: new Map(courses.map((c) => [c.id, c.title])),
+      };
     });
-    const titles = new Map(
-      (await this.courses.titles([...new Set(won.map((w) => w.course_id))])).map((c) => [c.id, c.title]),
-    );
     const outgoing: Outgoing[] = [];
     for (const w of won) {
       const c = byPair.get(pairKey(w.user_id, w.course_id));
