@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { pastDeadline, warned } from './statusSql.js';
 
 /**
  * How the weekly digests split the company: each user is in exactly one group, and a digest's team is
@@ -51,13 +52,13 @@ function needingAttention(now: string, grouping: AttentionGrouping, users?: read
   const only = users ? sql`and s.user_id in (${sql.join(users)})` : sql``;
   return sql`
     select case when ${apart} then -s.user_id else coalesce(u.department_id, 0) end as grp,
-      case when s.deadline < ${now} then 1 else 0 end as late,
+      case when ${pastDeadline('s', now)} then 1 else 0 end as late,
       s.user_id, s.course_id, s.deadline, u.first_name, u.last_name
     from learning_states s
     join users u on u.id = s.user_id
     join courses c on c.id = s.course_id
     where s.enrolled_at is not null and s.completed_at is null and s.deadline is not null
-      and s.warning_at <= ${now} and (s.valid_until is null or s.valid_until > ${now})
+      and ${warned('s', now)} and (s.valid_until is null or s.valid_until > ${now})
       and u.deleted_at is null and c.deleted_at is null ${departments} ${only}`;
 }
 

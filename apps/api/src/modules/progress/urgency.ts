@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { DeadlineStatus } from './engine.js';
+import { warned } from './statusSql.js';
 
 /**
  * Whose courses to rank: the given users, or everyone. Named users are filtered by a list of ids, not
@@ -97,7 +98,7 @@ async function urgentRowsOf(
     with agg as (
       select s.user_id,
         min(case when s.completed_at is null then s.deadline end) as open_min,
-        min(case when s.completed_at is null and s.warning_at <= ${now} then s.deadline end) as warned_min,
+        min(case when s.completed_at is null and ${warned('s', now)} then s.deadline end) as warned_min,
         min(s.deadline) as any_min
       from learning_states s
       where ${inScope} ${live('s')}
@@ -117,7 +118,7 @@ async function urgentRowsOf(
         ) else (
           select min(${packed('t')}) from learning_states t
           where t.user_id = w.user_id and t.deadline = w.deadline and ${live('t')}
-            and (w.status = 2 or (t.completed_at is null and (w.status = 0 or t.warning_at <= ${now})))
+            and (w.status = 2 or (t.completed_at is null and (w.status = 0 or ${warned('t', now)})))
         ) end as packed
       from win w
     )

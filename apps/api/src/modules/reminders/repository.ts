@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { rowsTable, timeValue } from '../../db/dialect.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
+import { pastDeadline, warned } from '../progress/statusSql.js';
 
 export type ReminderKind = 'reminder_almost_overdue' | 'reminder_overdue' | 'reminder_new_cycle';
 
@@ -87,9 +88,9 @@ export class RemindersRepository {
       sql<boolean>`exists (select 1 from reminder_deliveries r where r.user_id = s.user_id and r.course_id = s.course_id and r.cycle = s.cycle and r.kind = ${sql.lit(kind)})`;
     // Past the deadline only the overdue reminder may be due; before it, the warning's, then the cycle's.
     const kind = sql<ReminderKind | null>`case
-      when c.has_deadline and s.deadline < ${at} then
+      when c.has_deadline and ${pastDeadline('s', at)} then
         case when not ${sent('reminder_overdue')} then ${sql.lit('reminder_overdue')} end
-      when c.has_deadline and s.warning_at <= ${at} and not ${sent('reminder_almost_overdue')}
+      when c.has_deadline and ${warned('s', at)} and not ${sent('reminder_almost_overdue')}
         then ${sql.lit('reminder_almost_overdue')}
       when s.cycle > 1 and not ${sent('reminder_new_cycle')} then ${sql.lit('reminder_new_cycle')}
     end`;
@@ -105,9 +106,7 @@ export class RemindersRepository {
       .where('c.accessibility', '!=', 'nobody')
       .where('u.deleted_at', 'is', null)
       .where('u.reminder_mails', '=', true)
-      .where((eb) =>
-        eb.or([eb.and([eb('c.has_deadline', '=', true), eb('s.warning_at', '<=', now)]), eb('s.cycle', '>', 1)]),
-      )
+      .where((eb) => eb.or([eb.and([eb('c.has_deadline', '=', true), warned('s', at)]), eb('s.cycle', '>', 1)]))
       .where(kind, 'is not', null)
       .limit(limit)
       .execute();
