@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SECOND } from '../../platform/clock.js';
 import {
@@ -6,6 +7,7 @@ import {
   createModuleWith,
   createTestApp,
   dialectName,
+  TEST_DATABASE_URL,
   type Client,
   type TestContext,
 } from '../../test/harness.js';
@@ -335,6 +337,66 @@ describe(`test engine (${dialectName})`, () => {
     expect(new Set(finishes.map((r) => r.json().result.finished_at)).size).toBe(1);
     const rows = await ctx.db.kysely.selectFrom('test_attempts').select(['id', 'finished_at']).execute();
     expect(rows).toHaveLength(1);
+  });
+
+  /**
+   * Another transaction of PostgreSQL holding the attempt's row, as a finish (or an answer) does while
+   * it runs; `blocked` resolves once some statement of the app waits for that lock.
+   */
+  async function holdAttempt(attemptId: number, mode: 'update' | 'share') {
+    const other = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${ctx.db.schema}` });
+    await other.connect();
+    await other.query('begin');
+    await other.query(`select id from test_attempts where id = $1 for ${mode}`, [attemptId]);
+    const blocked = async () => {
+      for (;;) {
+        const waiting = await other.query(
+          "select 1 from pg_locks where not granted and locktype in ('tuple', 'transactionid') limit 1",
+        );
+        if (waiting.rowCount) return;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    return { other, blocked, done: async () => (await other.query('commit'), await other.end()) };
+  }
+
+  it.skipIf(!TEST_DATABASE_URL)(
+    'an answer sent while the attempt is being finished is refused, never stored ungraded',
+    async () => {
+      const attemptId = (await start()).json().result.attempt.id as number;
+      const [q] = (await getTest()).test.questions as Q[];
+      if (!q) throw new Error('no question');
+      // A finish holds the attempt and grades it; the answer arriving meanwhile must wait for it.
+      const finishing = await holdAttempt(attemptId, 'update');
+      const saving = answer(attemptId, q.id, correct.get(q.question) ?? []);
+      await finishing.blocked();
+      await finishing.other.query(
+        'update test_attempts set finished_at = started_at, score = 0, correct_answers = 0, is_passed = false, open_marker = null where id = $1',
+        [attemptId],
+      );
+      await finishing.done();
+      const saved = await saving;
+      expect([saved.statusCode, saved.json().result.message]).toEqual([422, 'Попытка уже завершена']);
+      expect(await ctx.db.kysely.selectFrom('attempt_answers').select('question_id').execute()).toEqual([]);
+    },
+  );
+
+  it.skipIf(!TEST_DATABASE_URL)('a finish waits for an answer being saved and grades it', async () => {
+    const attemptId = (await start()).json().result.attempt.id as number;
+    const questions = (await getTest()).test.questions as Q[];
+    const [q] = questions;
+    if (!q) throw new Error('no question');
+    // An answer in flight: its transaction holds the attempt and has written the answer, not committed.
+    const saving = await holdAttempt(attemptId, 'share');
+    await saving.other.query(
+      'insert into attempt_answers (attempt_id, question_id, answer_ids, answered_at) values ($1, $2, $3, now())',
+      [attemptId, q.id, JSON.stringify(correct.get(q.question))],
+    );
+    const finishing = finish(attemptId);
+    await saving.blocked();
+    await saving.done();
+    const graded = (await finishing).json().result;
+    expect(graded).toMatchObject({ correct_answers: 1, score: Math.round(100 / questions.length) });
   });
 
   it('refuses an empty test and tests the learner may not see', async () => {

@@ -53,6 +53,10 @@ const attemptById = new PreparedQuery(['id'], (db, { id }: { id: number }) =>
   db.selectFrom('test_attempts').select(COLUMNS).where('id', '=', id),
 );
 
+const attemptHeldById = new PreparedQuery(['id'], (db, { id }: { id: number }) =>
+  db.selectFrom('test_attempts').select(COLUMNS).where('id', '=', id).forUpdate(),
+);
+
 /** Parsed snapshots kept at most (each a test's questions: a few kilobytes). */
 const SNAPSHOTS_KEPT = 1000;
 
@@ -109,6 +113,17 @@ export class AttemptsRepository {
 
   async find(id: number): Promise<AttemptRow | undefined> {
     const row = (await attemptById.executeTakeFirst(this.db, { id })) as LeanAttempt | undefined;
+    return row ? (await this.withSnapshots([row]))[0] : undefined;
+  }
+
+  /**
+   * The attempt, held by the caller's unit until it commits (the finish): an answer being saved
+   * meanwhile is written before the grade reads the answers, or waits and finds the attempt finished
+   * (`saveAnswer`). PostgreSQL locks the row; SQLite runs one transaction at a time.
+   */
+  async holdForFinish(id: number): Promise<AttemptRow | undefined> {
+    if (this.uow.kind !== 'postgres') return this.find(id);
+    const row = (await attemptHeldById.executeTakeFirst(this.db, { id })) as LeanAttempt | undefined;
     return row ? (await this.withSnapshots([row]))[0] : undefined;
   }
 
@@ -246,20 +261,41 @@ export class AttemptsRepository {
       .execute();
   }
 
-  /** Saves an answer unless the question has one; returns the answer that stands. */
-  async saveAnswer(attemptId: number, questionId: number, answerIds: number[], at: string): Promise<number[]> {
-    await this.db
+  /**
+   * Saves an answer unless the question has one, in one statement that also requires the attempt to
+   * be open: it holds the attempt's row (PostgreSQL) until written, so a finish either grades this
+   * answer or has finished first and nothing is written. Returns the answer that stands, or
+   * 'finished' when the attempt was finished before it could be saved.
+   */
+  async saveAnswer(
+    attemptId: number,
+    questionId: number,
+    answerIds: number[],
+    at: string,
+  ): Promise<number[] | 'finished'> {
+    const written = await this.db
       .insertInto('attempt_answers')
-      .values({ attempt_id: attemptId, question_id: questionId, answer_ids: toJson(answerIds), answered_at: at })
+      .columns(['attempt_id', 'question_id', 'answer_ids', 'answered_at'])
+      .expression((eb) => {
+        const open = eb
+          .selectFrom('test_attempts')
+          .select(['id', eb.val(questionId).as('question_id'), eb.val(toJson(answerIds)).as('answer_ids')])
+          .select(eb.val(at).as('answered_at'))
+          .where('id', '=', attemptId)
+          .where('finished_at', 'is', null);
+        return this.uow.kind === 'postgres' ? open.forShare() : open;
+      })
       .onConflict((oc) => oc.columns(['attempt_id', 'question_id']).doNothing())
-      .execute();
-    const row = await this.db
+      .returning('answer_ids')
+      .executeTakeFirst();
+    if (written) return written.answer_ids;
+    const standing = await this.db
       .selectFrom('attempt_answers')
       .select('answer_ids')
       .where('attempt_id', '=', attemptId)
       .where('question_id', '=', questionId)
-      .executeTakeFirstOrThrow();
-    return row.answer_ids;
+      .executeTakeFirst();
+    return standing ? standing.answer_ids : 'finished';
   }
 
   /** Open attempts whose time ran out before `before` (the periodic sweep). */

@@ -103,13 +103,15 @@ export class AttemptsService {
     const out: AttemptRow[] = [];
     for (const a of list) {
       if (a.finished_at === null && a.expires_at !== null && now > ms(a.expires_at) + GRACE_MS) {
-        await this.finishRow(a, a.expires_at);
+        const held = await this.attempts.holdForFinish(a.id);
+        if (held?.finished_at === null) await this.finishRow(held, a.expires_at);
         out.push((await this.attempts.find(a.id)) ?? a);
       } else out.push(a);
     }
     return out;
   }
 
+  /** Grades an attempt the unit holds (`holdForFinish`) with the answers saved until now. */
   private async finishRow(a: AttemptRow, at: string): Promise<void> {
     const answers = await this.attempts.answers(a.id);
     await this.attempts.finish(a.id, { finished_at: at, ...grade(a.snapshot, answers) }, this.now());
@@ -303,41 +305,50 @@ export class AttemptsService {
   }
 
   /** The user's own attempt (an admin may read anyone's result, never answer for them). */
-  private async own(user: SessionUser, attemptId: number, allowAdmin = false): Promise<AttemptRow> {
-    const a = await this.attempts.find(attemptId);
+  private async own(user: SessionUser, attemptId: number, allowAdmin = false, toFinish = false): Promise<AttemptRow> {
+    const a = await (toFinish ? this.attempts.holdForFinish(attemptId) : this.attempts.find(attemptId));
     if (!a || (a.user_id !== user.id && !(allowAdmin && can(user.role, 'settings.manage')))) {
       throw notFound(A.attemptNotFound);
     }
     return a;
   }
 
-  /** One final answer per question; the same answer again is accepted, a different one refused. */
-  saveAnswers(
+  /**
+   * One final answer per question; the same answer again is accepted, a different one refused. Each
+   * answer is written by one statement that requires the attempt to be open (AttemptsRepository
+   * `saveAnswer`), so a single answer needs no transaction; several are written in one, all or none.
+   */
+  async saveAnswers(
     user: SessionUser,
     attemptId: number,
     answers: { test_question_id: number; answer: number[] }[],
   ): Promise<void> {
-    return this.uow.run(async () => {
-      const a = await this.own(user, attemptId);
-      if (a.finished_at !== null) throw unprocessable(A.attemptFinished);
-      const now = this.now();
-      if (a.expires_at !== null && ms(now) > ms(a.expires_at) + GRACE_MS) throw unprocessable(A.timeIsUp);
-      for (const given of answers) {
-        const q = a.snapshot.questions.find((x) => x.id === given.test_question_id);
-        const ids = [...new Set(given.answer)].sort((x, y) => x - y);
-        if (!q || ids.some((id) => !q.answers.some((o) => o.id === id))) throw unprocessable(A.wrongOption);
-        if (ids.length > 1 && q.answers.filter((o) => o.is_correct).length === 1) throw unprocessable(A.oneOption);
-        const stands = await this.attempts.saveAnswer(a.id, q.id, ids, now);
+    const a = await this.own(user, attemptId);
+    if (a.finished_at !== null) throw unprocessable(A.attemptFinished);
+    const now = this.now();
+    if (a.expires_at !== null && ms(now) > ms(a.expires_at) + GRACE_MS) throw unprocessable(A.timeIsUp);
+    const given = answers.map((g) => {
+      const q = a.snapshot.questions.find((x) => x.id === g.test_question_id);
+      const ids = [...new Set(g.answer)].sort((x, y) => x - y);
+      if (!q || ids.some((id) => !q.answers.some((o) => o.id === id))) throw unprocessable(A.wrongOption);
+      if (ids.length > 1 && q.answers.filter((o) => o.is_correct).length === 1) throw unprocessable(A.oneOption);
+      return { questionId: q.id, ids };
+    });
+    const write = async () => {
+      for (const { questionId, ids } of given) {
+        const stands = await this.attempts.saveAnswer(a.id, questionId, ids, now);
+        if (stands === 'finished') throw unprocessable(A.attemptFinished);
         const same = stands.length === ids.length && [...stands].sort((x, y) => x - y).every((id, i) => id === ids[i]);
         if (!same) throw unprocessable(A.alreadyAnswered);
       }
-    });
+    };
+    await (given.length > 1 ? this.uow.run(write) : write());
   }
 
   /** Grades the attempt once; a second finish returns the first result. */
   finish(user: SessionUser, attemptId: number): Promise<AttemptView> {
     return this.uow.run(async () => {
-      const a = await this.own(user, attemptId);
+      const a = await this.own(user, attemptId, false, true);
       if (a.finished_at === null) {
         const now = this.now();
         // After expiry the attempt ends as of its expiry, with the answers saved until then.
@@ -385,7 +396,7 @@ export class AttemptsService {
     const ids = await this.attempts.expiredOpen(before, limit);
     for (const id of ids) {
       await this.uow.run(async () => {
-        const a = await this.attempts.find(id);
+        const a = await this.attempts.holdForFinish(id);
         if (a && a.finished_at === null && a.expires_at !== null) await this.finishRow(a, a.expires_at);
       });
     }
