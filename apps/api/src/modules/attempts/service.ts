@@ -14,7 +14,8 @@ import { HttpError, notFound, unprocessable } from '../../platform/errors.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import { storageUrl } from '../../platform/storageUrl.js';
 import type { TestRow, TestsRepository } from '../courses/tests.js';
-import type { LearningService, SeenCourse } from '../learning/service.js';
+import type { LearningService } from '../learning/service.js';
+import type { CourseSummary as StateSummary } from '../progress/engine.js';
 import type { AttemptRow, AttemptSnapshot, AttemptsRepository, SavedAnswer } from './repository.js';
 
 /** Answers are accepted this long after expiry, for the network (DESIGN.md §6 "Timer"). */
@@ -75,26 +76,30 @@ export class AttemptsService {
     return iso(this.clock.now());
   }
 
-  /** A published test of a course the user sees (staff preview unpublished ones), with its place. */
+  /**
+   * A published test of a course the user sees (staff preview unpublished ones) and the user's
+   * summary of the course (visibility and cycle, from the maintained row).
+   */
   private async seenTest(user: SessionUser, testId: number, courseId?: number) {
     const test = await this.tests.find(testId, courseId);
     if (!test) throw notFound(A.notFound);
-    const seen = await this.learning.seen(user, test.course_id);
-    const order = seen.outline.flatMap((m) => m.items);
-    const at = order.findIndex((i) => i.type === 'test' && i.id === testId);
-    if (at < 0 && !can(user.role, 'constructor.manage')) throw notFound(A.notFound);
+    const seen = await this.learning.seenSummary(user, test.course_id);
+    // The published outline holds a live test exactly when it is published.
+    if (!test.is_published && !can(user.role, 'constructor.manage')) throw notFound(A.notFound);
+    return { test, seen };
+  }
+
+  /** The items before and after the test in the course's published outline (none for a preview). */
+  private async place(test: TestRow): Promise<{ previous: ItemRef | null; next: ItemRef | null }> {
+    const order = (await this.learning.outline(test.course_id)).flatMap((m) => m.items);
+    const at = order.findIndex((i) => i.type === 'test' && i.id === test.id);
     const ref = (i: (typeof order)[number] | undefined): ItemRef | null => (i ? { type: i.type, id: i.id } : null);
-    return {
-      test,
-      seen,
-      previous: at >= 0 ? ref(order[at - 1]) : null,
-      next: at >= 0 ? ref(order[at + 1]) : null,
-    };
+    return at >= 0 ? { previous: ref(order[at - 1]), next: ref(order[at + 1]) } : { previous: null, next: null };
   }
 
   /** Start of the user's current recurrence cycle of the course (null: the first cycle). */
-  private cycleStart(seen: SeenCourse): string | null {
-    return seen.state.cycle > 1 ? seen.state.cycle_start : null;
+  private cycleStart(seen: StateSummary): string | null {
+    return seen.cycle > 1 ? seen.cycle_start : null;
   }
 
   /** Finishes the user's open attempts whose time and grace ran out, as of their expiry. */
@@ -183,7 +188,8 @@ export class AttemptsService {
     courseId: number,
     testId: number,
   ): Promise<{ test: LearnerTest; previous_item: ItemRef | null; next_item: ItemRef | null }> {
-    const { test, seen, previous, next } = await this.seenTest(user, testId, courseId);
+    const { test, seen } = await this.seenTest(user, testId, courseId);
+    const { previous, next } = await this.place(test);
     return this.uow.run(async () => {
       const attempts = await this.closeExpired(await this.attempts.ofUser(user.id, testId));
       const open = attempts.filter((a) => a.finished_at === null);
@@ -366,13 +372,14 @@ export class AttemptsService {
     const a = await this.own(user, attemptId, true);
     if (a.test_id !== testId) throw notFound(A.attemptNotFound);
     if (a.finished_at === null) throw unprocessable(A.notFinished);
-    const { test, seen, next } = await this.seenTest(user, testId, courseId).catch(async (error: unknown) => {
+    const { test, seen } = await this.seenTest(user, testId, courseId).catch(async (error: unknown) => {
       // An admin reviewing someone's attempt need not see the course as a learner.
       if (!can(user.role, 'settings.manage')) throw error;
       const found = await this.tests.find(testId, courseId);
       if (!found) throw notFound(A.notFound);
-      return { test: found, seen: null, next: null };
+      return { test: found, seen: null };
     });
+    const { next } = seen ? await this.place(test) : { next: null };
     const attempts = await this.attempts.ofUser(a.user_id, testId);
     const block = seen ? this.blocked(test, attempts, this.cycleStart(seen)) : null;
     return {

@@ -14,7 +14,7 @@ import type { SessionUser } from '../../platform/sessions.js';
 import { storageUrl } from '../../platform/storageUrl.js';
 import type { CoursesRepository, OutlineModule } from '../courses/repository.js';
 import type { CourseStructureRepository } from '../courses/structure.js';
-import type { CourseState, ItemState } from '../progress/engine.js';
+import type { CourseState, CourseSummary as StateSummary, ItemState } from '../progress/engine.js';
 import type { ProgressRepository } from '../progress/repository.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
 
@@ -43,6 +43,22 @@ export class LearningService {
     const state = states.get(stateKey(user.id, courseId));
     if (!state || !(state.visible || can(user.role, 'constructor.manage'))) throw notFound(L.courseNotFound);
     return { state, outline: await this.courses.publishedOutline(courseId) };
+  }
+
+  /**
+   * The user's summary of a course they may see (staff preview every course), else 404 as `seen`:
+   * visibility, cycle and deadline from the maintained row in one query, without the per-item states.
+   */
+  async seenSummary(user: SessionUser, courseId: number): Promise<StateSummary> {
+    const [found] = await this.engine.viewerCourses(user.id, { courseId });
+    const summary = found?.summary;
+    if (!summary || !(summary.visible || can(user.role, 'constructor.manage'))) throw notFound(L.courseNotFound);
+    return summary;
+  }
+
+  /** The course's published modules and items in order (the previous and next buttons). */
+  outline(courseId: number): Promise<OutlineModule[]> {
+    return this.courses.publishedOutline(courseId);
   }
 
   async modules(user: SessionUser, courseId: number): Promise<LearnerModule[]> {

@@ -158,9 +158,10 @@ export class LearningEngine {
 
   /**
    * The live courses (with `visibleOnly`, those the viewer may see as a learner) with the viewer's
-   * summary and the course's kept counts, in catalogue order (one query: home, catalogue).
+   * summary and the course's kept counts, in catalogue order (one query: home, catalogue); with
+   * `courseId`, that one course (the test calls).
    */
-  viewerCourses(userId: number, opts: { visibleOnly?: boolean } = {}) {
+  viewerCourses(userId: number, opts: { visibleOnly?: boolean; courseId?: number } = {}) {
     return this.maintained.viewerCourses(userId, opts);
   }
 

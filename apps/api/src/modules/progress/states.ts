@@ -375,7 +375,7 @@ export class LearningStates {
    */
   async viewerCourses(
     userId: number,
-    opts: { visibleOnly?: boolean } = {},
+    opts: { visibleOnly?: boolean; courseId?: number } = {},
   ): Promise<{ course: ViewerCourseRow; summary: CourseSummary | undefined }[]> {
     let rows = await viewerCourseRows(this.db, userId, opts);
     if (opts.visibleOnly) rows = rows.filter((r) => isVisible(r, r.enrolled_at !== null));

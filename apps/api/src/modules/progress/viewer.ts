@@ -28,79 +28,87 @@ export interface ViewerCourseRow extends CourseRules {
   groups: number;
 }
 
-function coursesOfViewer(visibleOnly: boolean) {
-  return new PreparedQuery(['userId'], (db, { userId }: { userId: number }) => {
-    const q = db
-      .selectFrom('courses as c')
-      .leftJoin('enrollments as e', (j) => j.onRef('e.course_id', '=', 'c.id').on('e.user_id', '=', userId))
-      .leftJoin('learning_states as s', (j) => j.onRef('s.course_id', '=', 'c.id').on('s.user_id', '=', userId))
-      .leftJoin('course_stats as cs', 'cs.course_id', 'c.id')
-      .leftJoin('course_categories as cat', (j) =>
-        j.onRef('cat.id', '=', 'c.category_id').on('cat.deleted_at', 'is', null),
-      )
-      .select((eb) => [
-        'c.id',
-        'c.title',
-        'c.description',
-        'c.image_path',
-        'c.category_id',
-        'c.is_published',
-        'c.accessibility',
-        'c.has_deadline',
-        'c.deadline_type',
-        'c.deadline_value',
-        'c.deadline_warning_days',
-        'c.has_recurrence',
-        'c.recurrence_value',
-        'cat.name as category_name',
-        'cat.sort_order as category_sort',
-        'e.enrolled_at',
-        's.cycle',
-        's.cycle_start',
-        's.started_at',
-        's.completed_at',
-        's.lessons_completed',
-        's.tests_completed',
-        's.deadline',
-        's.valid_until',
-        's.warning_at',
-        'cs.learners',
-        'cs.lessons_total',
-        'cs.tests_total',
-        eb
-          .selectFrom('group_courses as g')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('g.course_id', '=', 'c.id')
-          .as('groups'),
-      ])
-      .where('c.deleted_at', 'is', null)
-      .orderBy('c.sort_order')
-      .orderBy('c.id');
-    if (!visibleOnly) return q;
-    return q
-      .where('c.is_published', '=', true)
-      .where((eb) =>
-        eb.or([
-          eb('c.accessibility', '=', 'everyone'),
-          eb.and([eb('c.accessibility', '=', 'enrolled_only'), eb('e.user_id', 'is not', null)]),
-        ]),
-      );
-  });
+function viewerCourseQuery(db: Kysely<Database>, userId: number) {
+  return db
+    .selectFrom('courses as c')
+    .leftJoin('enrollments as e', (j) => j.onRef('e.course_id', '=', 'c.id').on('e.user_id', '=', userId))
+    .leftJoin('learning_states as s', (j) => j.onRef('s.course_id', '=', 'c.id').on('s.user_id', '=', userId))
+    .leftJoin('course_stats as cs', 'cs.course_id', 'c.id')
+    .leftJoin('course_categories as cat', (j) =>
+      j.onRef('cat.id', '=', 'c.category_id').on('cat.deleted_at', 'is', null),
+    )
+    .select((eb) => [
+      'c.id',
+      'c.title',
+      'c.description',
+      'c.image_path',
+      'c.category_id',
+      'c.is_published',
+      'c.accessibility',
+      'c.has_deadline',
+      'c.deadline_type',
+      'c.deadline_value',
+      'c.deadline_warning_days',
+      'c.has_recurrence',
+      'c.recurrence_value',
+      'cat.name as category_name',
+      'cat.sort_order as category_sort',
+      'e.enrolled_at',
+      's.cycle',
+      's.cycle_start',
+      's.started_at',
+      's.completed_at',
+      's.lessons_completed',
+      's.tests_completed',
+      's.deadline',
+      's.valid_until',
+      's.warning_at',
+      'cs.learners',
+      'cs.lessons_total',
+      'cs.tests_total',
+      eb
+        .selectFrom('group_courses as g')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('g.course_id', '=', 'c.id')
+        .as('groups'),
+    ])
+    .where('c.deleted_at', 'is', null)
+    .orderBy('c.sort_order')
+    .orderBy('c.id');
 }
-const allCourses = coursesOfViewer(false);
-const visibleCourses = coursesOfViewer(true);
+
+const allCourses = new PreparedQuery(['userId'], (db, { userId }: { userId: number }) => viewerCourseQuery(db, userId));
+const visibleCourses = new PreparedQuery(['userId'], (db, { userId }: { userId: number }) =>
+  viewerCourseQuery(db, userId)
+    .where('c.is_published', '=', true)
+    .where((eb) =>
+      eb.or([
+        eb('c.accessibility', '=', 'everyone'),
+        eb.and([eb('c.accessibility', '=', 'enrolled_only'), eb('e.user_id', 'is not', null)]),
+      ]),
+    ),
+);
+const oneCourse = new PreparedQuery(
+  ['userId', 'courseId'],
+  (db, { userId, courseId }: { userId: number; courseId: number }) =>
+    viewerCourseQuery(db, userId).where('c.id', '=', courseId),
+);
 
 /**
- * The live courses in catalogue order (sort order, id) with the viewer's figures. With `visibleOnly`,
+ * The live courses in catalogue order (sort order, id) with the viewer's figures; with `courseId`, that
+ * one course (whether or not the viewer may see it). With `visibleOnly`,
  * only those `isVisible` can accept (published; everyone, or enrolled_only with an enrollment): the
  * caller still applies `isVisible`, which stays the rule.
  */
 export async function viewerCourseRows(
   db: Kysely<Database>,
   userId: number,
-  opts: { visibleOnly?: boolean } = {},
+  opts: { visibleOnly?: boolean; courseId?: number } = {},
 ): Promise<ViewerCourseRow[]> {
-  const rows = await (opts.visibleOnly ? visibleCourses : allCourses).execute(db, { userId });
+  const { courseId } = opts;
+  const rows = await (courseId !== undefined
+    ? oneCourse.execute(db, { userId, courseId })
+    : (opts.visibleOnly ? visibleCourses : allCourses).execute(db, { userId }));
   return rows.map((r) => ({
     id: r.id,
     title: r.title,
