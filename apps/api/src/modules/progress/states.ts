@@ -29,6 +29,7 @@ import {
   STATUS_OF_RANK,
   keptUrgency,
   moreUrgent,
+  rankingChanged,
   urgencyEntries,
   urgentRows,
   type UrgencyScope,
@@ -93,14 +94,14 @@ export class LearningStates {
       const users = new Set<number>();
       for (const e of await this.enrollment.list({ courseIds })) users.add(e.user_id);
       for (const p of await this.progress.recordPairs({ courseIds })) users.add(p.user_id);
-      // Whoever loses a row here has their most urgent course ranked again below.
+      // Whoever holds a row now: each pass below deletes its users' rows and writes what holds, and
+      // whoever loses a row there has their most urgent course ranked again.
       for (const r of await this.db
         .selectFrom('learning_states')
         .select('user_id')
         .where('course_id', 'in', courseIds)
         .execute())
         users.add(r.user_id);
-      await this.deleteRows({ courseIds });
       if (users.size > 0) await this.refresh({ userIds: [...users], courseIds });
       await this.writeTotals(courseIds);
       return;
@@ -135,14 +136,17 @@ export class LearningStates {
         ),
       );
     }
-    await this.deleteRows({ userIds, ...(courseIds ? { courseIds } : {}) });
+    const before = await this.deleteRows({ userIds, ...(courseIds ? { courseIds } : {}) });
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
       await this.db
         .insertInto('learning_states')
         .values(rows.slice(i, i + ROWS_PER_INSERT))
         .execute();
-    if (userIds) await this.urgencyChanged(userIds, now);
-    else await this.rebuildUrgency();
+    if (!userIds) await this.rebuildUrgency();
+    else {
+      const moved = rankingChanged(before, rows);
+      if (moved.length > 0) await this.urgencyChanged(moved, now);
+    }
   }
 
   /**
@@ -233,11 +237,12 @@ export class LearningStates {
   }
 
   /** Deletes the rows within the scope (all rows of the users when no course is named). */
-  private async deleteRows(scope: StateScope): Promise<void> {
+  /** Deletes the rows in scope and returns them as they were. */
+  private async deleteRows(scope: StateScope): Promise<StoredState[]> {
     let q = this.db.deleteFrom('learning_states');
     if (scope.userIds) q = q.where('user_id', 'in', scope.userIds);
     if (scope.courseIds) q = q.where('course_id', 'in', scope.courseIds);
-    await q.execute();
+    return q.returningAll().execute();
   }
 
   /** Learner counts follow the enrollment repository's changes, in its transaction. */

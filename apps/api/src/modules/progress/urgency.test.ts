@@ -13,11 +13,11 @@ import {
 import { random } from '../../test/random.js';
 import { CoursesRepository } from '../courses/repository.js';
 import { CoursesService } from '../courses/service.js';
-import type { CourseState, DeadlineStatus } from './engine.js';
+import type { CourseState, DeadlineStatus, StoredState } from './engine.js';
 import { ProgressRepository } from './repository.js';
 import { LearningEngine } from './service.js';
 import { learningStatesOver } from './states.js';
-import { urgencyEntries, type UrgencyEntry, type UrgentCourse } from './urgency.js';
+import { rankingChanged, urgencyEntries, type UrgencyEntry, type UrgentCourse } from './urgency.js';
 
 const RANK: Record<DeadlineStatus, number> = { overdue: 0, almost_overdue: 1, in_order: 2 };
 
@@ -407,8 +407,9 @@ describe(`each user's most urgent course from the maintained rows equals the eng
       status: 'overdue',
     });
 
-    // One transaction completes the overdue course and holds; a second one records a lesson start in
-    // the other course meanwhile (on PostgreSQL it waits for the first; SQLite runs them one by one).
+    // One transaction completes the overdue course and holds; a second one completes the other course
+    // meanwhile, a change the ranking reads (on PostgreSQL it waits for the first; SQLite runs them one
+    // by one).
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     let refreshed = () => {};
@@ -430,7 +431,7 @@ describe(`each user's most urgent course from the maintained rows equals the eng
       });
     const one = writer(first, true, held);
     await firstDone;
-    const two = writer(second, false);
+    const two = writer(second, true);
     if (ctx.db.kind === 'postgres') {
       // Until the second transaction waits for a lock the first one holds.
       let waiting = 0;
@@ -450,5 +451,56 @@ describe(`each user's most urgent course from the maintained rows equals the eng
       status: 'in_order',
       progress: 100,
     });
+  });
+});
+
+describe('rankingChanged: whose kept ranking a rewrite of learning states can change', () => {
+  const row: StoredState = {
+    user_id: 1,
+    course_id: 10,
+    cycle: 1,
+    cycle_start: '2026-03-01T00:00:00.000Z',
+    started_at: '2026-03-02T00:00:00.000Z',
+    completed_at: null,
+    lessons_completed: 1,
+    tests_completed: 0,
+    deadline: '2026-04-01T00:00:00.000Z',
+    valid_until: null,
+    enrolled_at: '2026-03-01T00:00:00.000Z',
+    warning_at: '2026-03-25T00:00:00.000Z',
+  };
+  const other = { ...row, user_id: 2, course_id: 11 };
+
+  it('names the user when anything the ranking reads changes, or an enrolled row comes or goes', () => {
+    const read: Partial<StoredState>[] = [
+      { completed_at: '2026-03-03T00:00:00.000Z' },
+      { deadline: '2026-05-01T00:00:00.000Z' },
+      { deadline: null },
+      { warning_at: '2026-03-20T00:00:00.000Z' },
+      { valid_until: '2027-03-03T00:00:00.000Z' },
+      { enrolled_at: '2026-03-02T00:00:00.000Z' },
+      { enrolled_at: null },
+      { lessons_completed: 2 },
+      { tests_completed: 1 },
+    ];
+    for (const change of read) expect(rankingChanged([row, other], [{ ...row, ...change }, other])).toEqual([1]);
+    expect(rankingChanged([row, other], [other])).toEqual([1]);
+    expect(rankingChanged([other], [row, other])).toEqual([1]);
+    expect(rankingChanged([{ ...row, enrolled_at: null }], [row])).toEqual([1]);
+  });
+
+  it('leaves it when only what the ranking does not read changes, or rows of no enrollment', () => {
+    const unread: Partial<StoredState>[] = [
+      { started_at: '2026-03-05T00:00:00.000Z' },
+      { started_at: null },
+      { cycle: 2, cycle_start: '2026-03-04T00:00:00.000Z' },
+      // The same moment written otherwise (as PostgreSQL may return it).
+      { deadline: '2026-04-01T00:00:00Z' },
+    ];
+    for (const change of unread) expect(rankingChanged([row, other], [{ ...row, ...change }, other])).toEqual([]);
+    const recordOnly = { ...row, enrolled_at: null };
+    expect(rankingChanged([], [recordOnly])).toEqual([]);
+    expect(rankingChanged([recordOnly], [])).toEqual([]);
+    expect(rankingChanged([recordOnly], [{ ...recordOnly, completed_at: '2026-03-03T00:00:00.000Z' }])).toEqual([]);
   });
 });

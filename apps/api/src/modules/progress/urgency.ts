@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { DeadlineStatus } from './engine.js';
+import type { DeadlineStatus, StoredState } from './engine.js';
 import { warned } from './statusSql.js';
 
 /**
@@ -42,6 +42,34 @@ export function moreUrgent(
     at(a.deadline) - at(b.deadline) ||
     a.course_id - b.course_id
   );
+}
+
+/** What the ranking reads of a stored row (`urgentRowsOf`): the other columns never change a choice. */
+const RANKING_TIMES = ['enrolled_at', 'valid_until', 'completed_at', 'deadline', 'warning_at'] as const;
+
+/**
+ * The users whose ranking inputs differ between their rows before and after a rewrite: a row only a
+ * record keeps (not enrolled) is never ranked, so a learner's first start of a course they are not
+ * enrolled in, or any change of a row in nothing the ranking reads, leaves the kept choice standing
+ * (time alone is covered by its `stable_until`).
+ */
+export function rankingChanged(before: readonly StoredState[], after: readonly StoredState[]): number[] {
+  const ranked = (rows: readonly StoredState[]) =>
+    new Map(rows.filter((r) => r.enrolled_at !== null).map((r) => [`${r.user_id}:${r.course_id}`, r]));
+  const was = ranked(before);
+  const is = ranked(after);
+  const time = (t: string | null) => (t === null ? null : Date.parse(t));
+  const same = (a: StoredState, b: StoredState) =>
+    a.lessons_completed === b.lessons_completed &&
+    a.tests_completed === b.tests_completed &&
+    RANKING_TIMES.every((c) => time(a[c]) === time(b[c]));
+  const users = new Set<number>();
+  for (const [k, a] of was) {
+    const b = is.get(k);
+    if (!b || !same(a, b)) users.add(a.user_id);
+  }
+  for (const [k, b] of is) if (!was.has(k)) users.add(b.user_id);
+  return [...users];
 }
 
 export interface UrgentRow {
