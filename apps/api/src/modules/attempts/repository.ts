@@ -237,20 +237,20 @@ export class AttemptsRepository {
     return row.id;
   }
 
-  /** Finishes an open attempt; false when it was finished already (the first grade stays). */
+  /** Finishes an open attempt and returns it; undefined when it was finished already (the first grade stays). */
   async finish(
-    id: number,
+    a: AttemptRow,
     grade: { finished_at: string; score: number; correct_answers: number; is_passed: boolean },
     now: string,
-  ): Promise<boolean> {
-    const row = await this.db
+  ): Promise<AttemptRow | undefined> {
+    const row = (await this.db
       .updateTable('test_attempts')
       .set({ ...grade, open_marker: null, updated_at: now })
-      .where('id', '=', id)
+      .where('id', '=', a.id)
       .where('finished_at', 'is', null)
-      .returning('id')
-      .executeTakeFirst();
-    return row !== undefined;
+      .returning(COLUMNS)
+      .executeTakeFirst()) as LeanAttempt | undefined;
+    return row ? { ...row, snapshot: a.snapshot } : undefined;
   }
 
   async answers(attemptId: number): Promise<SavedAnswer[]> {

@@ -35,6 +35,10 @@ export class StartRefused extends HttpError {
 const ms = (t: string) => new Date(t).getTime();
 const seconds = (from: string, to: string) => Math.max(0, Math.floor((ms(to) - ms(from)) / 1000));
 
+/** An open attempt whose time and grace have run out (answers are refused; it is to be finished). */
+const ranOut = (a: AttemptRow, now: number) =>
+  a.finished_at === null && a.expires_at !== null && now > ms(a.expires_at) + GRACE_MS;
+
 function shuffle<T>(list: readonly T[]): T[] {
   const out = [...list];
   for (let i = out.length - 1; i > 0; i--) {
@@ -107,21 +111,22 @@ export class AttemptsService {
     const now = this.clock.now().getTime();
     const out: AttemptRow[] = [];
     for (const a of list) {
-      if (a.finished_at === null && a.expires_at !== null && now > ms(a.expires_at) + GRACE_MS) {
+      if (ranOut(a, now) && a.expires_at !== null) {
         const held = await this.attempts.holdForFinish(a.id);
-        if (held?.finished_at === null) await this.finishRow(held, a.expires_at);
-        out.push((await this.attempts.find(a.id)) ?? a);
+        out.push(held?.finished_at === null ? await this.finishRow(held, a.expires_at) : (held ?? a));
       } else out.push(a);
     }
     return out;
   }
 
   /** Grades an attempt the unit holds (`holdForFinish`) with the answers saved until now. */
-  private async finishRow(a: AttemptRow, at: string): Promise<void> {
+  private async finishRow(a: AttemptRow, at: string): Promise<AttemptRow> {
     const answers = await this.attempts.answers(a.id);
-    await this.attempts.finish(a.id, { finished_at: at, ...grade(a.snapshot, answers) }, this.now());
+    const done = await this.attempts.finish(a, { finished_at: at, ...grade(a.snapshot, answers) }, this.now());
+    if (!done) throw new Error(`attempt ${a.id} was finished by another while held`);
     const courseId = await this.tests.courseIdOf(a.test_id);
     if (courseId !== undefined) await this.learning.recorded(a.user_id, courseId);
+    return done;
   }
 
   /** Whether a new attempt may start now: the attempt limit of the cycle, then the retake interval. */
@@ -190,34 +195,40 @@ export class AttemptsService {
   ): Promise<{ test: LearnerTest; previous_item: ItemRef | null; next_item: ItemRef | null }> {
     const { test, seen } = await this.seenTest(user, testId, courseId);
     const { previous, next } = await this.place(test);
-    return this.uow.run(async () => {
-      const attempts = await this.closeExpired(await this.attempts.ofUser(user.id, testId));
-      const open = attempts.filter((a) => a.finished_at === null);
-      const finished = attempts.filter((a) => a.finished_at !== null);
-      const block = open.length > 0 ? null : this.blocked(test, attempts, this.cycleStart(seen));
-      const current = open[0];
-      return {
-        test: {
-          id: test.id,
-          name: test.name,
-          questions: current ? this.questions(current, await this.attempts.answers(current.id), false) : [],
-          questions_count: current ? current.snapshot.questions.length : await this.questionsCount(test),
-          timer_seconds: test.timer_seconds,
-          has_timer: test.has_timer,
-          passing_score: test.passing_score,
-          retake_interval_seconds: test.has_retake_interval ? test.retake_interval_seconds : 0,
-          max_attempts: test.max_attempts,
-          has_attempts_limit: test.has_attempts_limit,
-          is_blocked: block !== null,
-          ...(block ? { blocked_until: block.until } : {}),
-          last_attempt: finished.length > 0 ? this.view(finished[finished.length - 1] as AttemptRow) : null,
-          attempts: finished.map((a) => this.view(a)),
-          active_attempts: open.map((a) => this.view(a)),
-        },
-        previous_item: previous,
-        next_item: next,
-      };
-    });
+    const attempts = await this.currentAttempts(user.id, testId);
+    const open = attempts.filter((a) => a.finished_at === null);
+    const finished = attempts.filter((a) => a.finished_at !== null);
+    const block = open.length > 0 ? null : this.blocked(test, attempts, this.cycleStart(seen));
+    const current = open[0];
+    return {
+      test: {
+        id: test.id,
+        name: test.name,
+        questions: current ? this.questions(current, await this.attempts.answers(current.id), false) : [],
+        questions_count: current ? current.snapshot.questions.length : await this.questionsCount(test),
+        timer_seconds: test.timer_seconds,
+        has_timer: test.has_timer,
+        passing_score: test.passing_score,
+        retake_interval_seconds: test.has_retake_interval ? test.retake_interval_seconds : 0,
+        max_attempts: test.max_attempts,
+        has_attempts_limit: test.has_attempts_limit,
+        is_blocked: block !== null,
+        ...(block ? { blocked_until: block.until } : {}),
+        last_attempt: finished.length > 0 ? this.view(finished[finished.length - 1] as AttemptRow) : null,
+        attempts: finished.map((a) => this.view(a)),
+        active_attempts: open.map((a) => this.view(a)),
+      },
+      previous_item: previous,
+      next_item: next,
+    };
+  }
+
+  /** The user's attempts at the test, those that ran out finished first (in a unit only then). */
+  private async currentAttempts(userId: number, testId: number): Promise<AttemptRow[]> {
+    const now = this.clock.now().getTime();
+    const list = await this.attempts.ofUser(userId, testId);
+    if (!list.some((a) => ranOut(a, now))) return list;
+    return this.uow.run(async () => this.closeExpired(await this.attempts.ofUser(userId, testId)));
   }
 
   /**
@@ -355,15 +366,11 @@ export class AttemptsService {
   finish(user: SessionUser, attemptId: number): Promise<AttemptView> {
     return this.uow.run(async () => {
       const a = await this.own(user, attemptId, false, true);
-      if (a.finished_at === null) {
-        const now = this.now();
-        // After expiry the attempt ends as of its expiry, with the answers saved until then.
-        const at = a.expires_at !== null && ms(now) > ms(a.expires_at) ? a.expires_at : now;
-        await this.finishRow(a, at);
-      }
-      const done = await this.attempts.find(attemptId);
-      if (!done) throw notFound(A.attemptNotFound);
-      return this.view(done);
+      if (a.finished_at !== null) return this.view(a);
+      const now = this.now();
+      // After expiry the attempt ends as of its expiry, with the answers saved until then.
+      const at = a.expires_at !== null && ms(now) > ms(a.expires_at) ? a.expires_at : now;
+      return this.view(await this.finishRow(a, at));
     });
   }
 
