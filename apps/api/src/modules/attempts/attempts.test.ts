@@ -339,6 +339,25 @@ describe(`test engine (${dialectName})`, () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('takes no answer into a finished attempt, not even a repeat, once its questions have been read', async () => {
+    const attemptId = (await start()).json().result.attempt.id as number;
+    const [q1, q2] = (await getTest()).test.questions as Q[];
+    if (!q1 || !q2) throw new Error('no questions');
+    const right = correct.get(q1.question) ?? [];
+    expect((await answer(attemptId, q1.id, right)).statusCode).toBe(200);
+    expect((await finish(attemptId)).statusCode).toBe(200);
+    for (const [q, ids] of [
+      [q2, correct.get(q2.question) ?? []],
+      [q1, right],
+    ] as const) {
+      const late = await answer(attemptId, q.id, ids);
+      expect([late.statusCode, late.json().result.message]).toEqual([422, 'Попытка уже завершена']);
+    }
+    expect(await ctx.db.kysely.selectFrom('attempt_answers').select('question_id').execute()).toEqual([
+      { question_id: q1.id },
+    ]);
+  });
+
   /**
    * Another transaction of PostgreSQL holding the attempt's row, as a finish (or an answer) does while
    * it runs; `blocked` resolves once some statement of the app waits for that lock.

@@ -55,4 +55,41 @@ describe(`attempts repository (${dialectName})`, () => {
     }
     expect(Object.isFrozen((await repo.find(kept.id))?.snapshot)).toBe(true);
   });
+
+  it('never answers by id alone with an attempt a rolled-back transaction wrote, whose id may be given again', async () => {
+    const course = await createCourse(ctx.db);
+    const testId = (await createModuleWith(ctx.db, course, { tests: 1 })).testIds[0] as number;
+    const [one, two] = [await createUser(ctx.db, { role: 'learner' }), await createUser(ctx.db, { role: 'learner' })];
+    const uow = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
+    const repo = new AttemptsRepository(uow);
+    const write = (userId: number, passing: number) =>
+      repo.insert(
+        {
+          user_id: userId,
+          test_id: testId,
+          attempt_number: 1,
+          started_at: '2026-01-03T10:00:00.000Z',
+          expires_at: null,
+          question_order: [],
+          answer_order: {},
+          snapshot: { passing_score: passing, questions: [] },
+        },
+        '2026-01-03T10:00:00.000Z',
+      );
+    let undone = 0;
+    await uow
+      .run(async () => {
+        undone = await write(one.id, 10);
+        // Read inside the transaction that is then rolled back.
+        expect((await repo.find(undone))?.snapshot.passing_score).toBe(10);
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    expect(await repo.forAnswer(undone)).toBeUndefined();
+    const id = await write(two.id, 20);
+    const kept = await repo.forAnswer(id);
+    expect([kept?.user_id, kept?.snapshot.passing_score]).toEqual([two.id, 20]);
+    // Read outside a transaction: committed, so the facts now answer by id alone.
+    expect((await repo.forAnswer(id))?.finished_at).toBeUndefined();
+  });
 });

@@ -68,36 +68,61 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** What never changes once an attempt is written: everything but its finish and grade. */
+export type AttemptFacts = Pick<
+  AttemptRow,
+  'id' | 'user_id' | 'test_id' | 'attempt_number' | 'started_at' | 'expires_at' | 'snapshot'
+>;
+
 /**
  * A snapshot never changes once its attempt is written, so each is read and parsed once per process
  * rather than on every answer (20 answers of 2 000 learners re-parsed the same questions 40 000
- * times). Keyed by id, owner and start, so that a row id SQLite gives again after a rolled-back start
- * never meets the snapshot of the attempt that was undone. Frozen: no caller can change a shared one.
+ * times). An entry matches a row by id, owner and start, so that a row id SQLite gives again after a
+ * rolled-back start never meets the snapshot of the attempt that was undone. An entry read outside a
+ * transaction is of a committed attempt, which is never deleted and whose facts never change: such
+ * an entry answers by id alone (`confirmed`), sparing an answer the read of its attempt. Frozen: no
+ * caller can change a shared one.
  */
-class SnapshotCache {
-  readonly #kept = new Map<string, AttemptSnapshot>();
+class AttemptCache {
+  readonly #kept = new Map<number, { key: string; facts: AttemptFacts; confirmed: boolean }>();
 
   static key(a: LeanAttempt): string {
     return `${a.id}:${a.user_id}:${a.started_at}`;
   }
 
-  get(a: LeanAttempt): AttemptSnapshot | undefined {
-    const key = SnapshotCache.key(a);
-    const hit = this.#kept.get(key);
+  #touch(id: number) {
+    const hit = this.#kept.get(id);
     if (hit) {
-      this.#kept.delete(key);
-      this.#kept.set(key, hit);
+      this.#kept.delete(id);
+      this.#kept.set(id, hit);
     }
     return hit;
   }
 
-  set(a: LeanAttempt, snapshot: AttemptSnapshot): AttemptSnapshot {
-    this.#kept.set(SnapshotCache.key(a), deepFreeze(snapshot));
+  /** The snapshot of this row, if kept; a committed read (`confirmed`) vouches for the entry. */
+  get(a: LeanAttempt, confirmed: boolean): AttemptSnapshot | undefined {
+    const hit = this.#touch(a.id);
+    if (!hit || hit.key !== AttemptCache.key(a)) return undefined;
+    if (confirmed) hit.confirmed = true;
+    return hit.facts.snapshot;
+  }
+
+  /** The facts of a committed attempt, if kept. */
+  confirmed(id: number): AttemptFacts | undefined {
+    const hit = this.#touch(id);
+    return hit?.confirmed ? hit.facts : undefined;
+  }
+
+  set(a: LeanAttempt, snapshot: AttemptSnapshot, confirmed: boolean): AttemptSnapshot {
+    const { id, user_id, test_id, attempt_number, started_at, expires_at } = a;
+    const facts = { id, user_id, test_id, attempt_number, started_at, expires_at, snapshot: deepFreeze(snapshot) };
+    this.#kept.delete(id);
+    this.#kept.set(id, { key: AttemptCache.key(a), facts, confirmed });
     if (this.#kept.size > SNAPSHOTS_KEPT) {
       const oldest = this.#kept.keys().next().value;
       if (oldest !== undefined) this.#kept.delete(oldest);
     }
-    return snapshot;
+    return facts.snapshot;
   }
 }
 
@@ -109,11 +134,20 @@ export class AttemptsRepository {
     return this.uow.db;
   }
 
-  readonly #snapshots = new SnapshotCache();
+  readonly #snapshots = new AttemptCache();
 
   async find(id: number): Promise<AttemptRow | undefined> {
     const row = (await attemptById.executeTakeFirst(this.db, { id })) as LeanAttempt | undefined;
     return row ? (await this.withSnapshots([row]))[0] : undefined;
+  }
+
+  /**
+   * What an answer needs of the attempt: its facts, kept from an earlier committed read, without a
+   * query (whether it is finished is then left to `saveAnswer`, which writes only into an open
+   * attempt); else the row as read now.
+   */
+  async forAnswer(id: number): Promise<(AttemptFacts & { finished_at?: string | null }) | undefined> {
+    return this.#snapshots.confirmed(id) ?? this.find(id);
   }
 
   /**
@@ -134,8 +168,10 @@ export class AttemptsRepository {
    */
   private async withSnapshots(rows: LeanAttempt[]): Promise<AttemptRow[]> {
     const found = new Map<number, AttemptSnapshot | null>();
+    // Outside a transaction every row read has committed.
+    const committed = !this.uow.inUnit;
     for (const r of rows) {
-      const hit = this.#snapshots.get(r);
+      const hit = this.#snapshots.get(r, committed);
       if (hit) found.set(r.id, hit);
     }
     const missing = rows.filter((r) => !found.has(r.id));
@@ -152,7 +188,7 @@ export class AttemptsRepository {
       const byId = new Map(read.map((r) => [r.id, (r.snapshot ?? null) as AttemptSnapshot | null]));
       for (const r of missing) {
         const snapshot = byId.get(r.id) ?? null;
-        found.set(r.id, snapshot === null ? null : this.#snapshots.set(r, snapshot));
+        found.set(r.id, snapshot === null ? null : this.#snapshots.set(r, snapshot, committed));
       }
     }
     // The row type promised a snapshot before this cache as well; old rows have none (see above).
@@ -265,7 +301,7 @@ export class AttemptsRepository {
    * Saves an answer unless the question has one, in one statement that also requires the attempt to
    * be open: it holds the attempt's row (PostgreSQL) until written, so a finish either grades this
    * answer or has finished first and nothing is written. Returns the answer that stands, or
-   * 'finished' when the attempt was finished before it could be saved.
+   * 'finished' when the attempt is finished (a finished attempt takes no answer, not even a repeat).
    */
   async saveAnswer(
     attemptId: number,
@@ -290,12 +326,16 @@ export class AttemptsRepository {
       .executeTakeFirst();
     if (written) return written.answer_ids;
     const standing = await this.db
-      .selectFrom('attempt_answers')
-      .select('answer_ids')
-      .where('attempt_id', '=', attemptId)
-      .where('question_id', '=', questionId)
+      .selectFrom('test_attempts as t')
+      .leftJoin('attempt_answers as a', (j) =>
+        j.onRef('a.attempt_id', '=', 't.id').on('a.question_id', '=', questionId),
+      )
+      .select(['t.finished_at', 'a.answer_ids'])
+      .where('t.id', '=', attemptId)
       .executeTakeFirst();
-    return standing ? standing.answer_ids : 'finished';
+    return !standing || standing.finished_at !== null || standing.answer_ids === null
+      ? 'finished'
+      : standing.answer_ids;
   }
 
   /** Open attempts whose time ran out before `before` (the periodic sweep). */

@@ -340,10 +340,14 @@ export class AttemptsService {
     attemptId: number,
     answers: { test_question_id: number; answer: number[] }[],
   ): Promise<void> {
-    const a = await this.own(user, attemptId);
-    if (a.finished_at !== null) throw unprocessable(A.attemptFinished);
+    const a = await this.attempts.forAnswer(attemptId);
+    if (!a || a.user_id !== user.id) throw notFound(A.attemptNotFound);
+    if (a.finished_at) throw unprocessable(A.attemptFinished);
     const now = this.now();
-    if (a.expires_at !== null && ms(now) > ms(a.expires_at) + GRACE_MS) throw unprocessable(A.timeIsUp);
+    if (a.expires_at !== null && ms(now) > ms(a.expires_at) + GRACE_MS) {
+      const finished = a.finished_at === undefined && (await this.attempts.find(a.id))?.finished_at;
+      throw unprocessable(finished ? A.attemptFinished : A.timeIsUp);
+    }
     const given = answers.map((g) => {
       const q = a.snapshot.questions.find((x) => x.id === g.test_question_id);
       const ids = [...new Set(g.answer)].sort((x, y) => x - y);
