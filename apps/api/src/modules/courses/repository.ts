@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import type { CourseItems, CourseRules } from '../progress/engine.js';
 
@@ -146,33 +147,45 @@ export class CoursesRepository {
     const out = new Map<number, { lessonIds: number[]; testIds: number[] }>();
     for (const id of courseIds) out.set(id, { lessonIds: [], testIds: [] });
     if (courseIds.length === 0) return out;
-    const modules = () =>
-      this.db.selectFrom('modules').where('modules.course_id', 'in', courseIds).where('modules.deleted_at', 'is', null);
-    const [lessons, tests] = await Promise.all([
-      modules()
-        .innerJoin('lessons', 'lessons.module_id', 'modules.id')
-        .select(['modules.course_id', 'lessons.id'])
-        .where('lessons.is_published', '=', true)
-        .where('lessons.deleted_at', 'is', null)
-        .orderBy('modules.sort_order')
-        .orderBy('modules.id')
-        .orderBy('lessons.sort_order')
-        .orderBy('lessons.id')
-        .execute(),
-      modules()
-        .innerJoin('tests', 'tests.module_id', 'modules.id')
-        .select(['modules.course_id', 'tests.id'])
-        .where('tests.is_published', '=', true)
-        .where('tests.deleted_at', 'is', null)
-        .orderBy('modules.sort_order')
-        .orderBy('modules.id')
-        .orderBy('tests.sort_order')
-        .orderBy('tests.id')
-        .execute(),
-    ]);
-    for (const l of lessons) out.get(l.course_id)?.lessonIds.push(l.id);
-    for (const t of tests) out.get(t.course_id)?.testIds.push(t.id);
+    // Lessons and tests in one statement (every change of a learner's record refreshes with these).
+    const rows = await this.liveModules(courseIds)
+      .innerJoin('lessons as i', 'i.module_id', 'm.id')
+      .select([
+        'm.course_id',
+        'i.id as item_id',
+        sql<'lesson' | 'test'>`'lesson'`.as('type'),
+        'm.sort_order as module_sort',
+      ])
+      .select(['m.id as module_id', 'i.sort_order as item_sort'])
+      .where('i.is_published', '=', true)
+      .where('i.deleted_at', 'is', null)
+      .unionAll(
+        this.liveModules(courseIds)
+          .innerJoin('tests as i', 'i.module_id', 'm.id')
+          .select([
+            'm.course_id',
+            'i.id as item_id',
+            sql<'lesson' | 'test'>`'test'`.as('type'),
+            'm.sort_order as module_sort',
+          ])
+          .select(['m.id as module_id', 'i.sort_order as item_sort'])
+          .where('i.is_published', '=', true)
+          .where('i.deleted_at', 'is', null),
+      )
+      .orderBy('module_sort')
+      .orderBy('module_id')
+      .orderBy('item_sort')
+      .orderBy('item_id')
+      .execute();
+    for (const r of rows) {
+      const items = out.get(r.course_id);
+      if (items) (r.type === 'lesson' ? items.lessonIds : items.testIds).push(r.item_id);
+    }
     return out;
+  }
+
+  private liveModules(courseIds: readonly number[]) {
+    return this.db.selectFrom('modules as m').where('m.course_id', 'in', courseIds).where('m.deleted_at', 'is', null);
   }
 
   /**
@@ -180,45 +193,43 @@ export class CoursesRepository {
    * its published lessons and tests merged into one list by their shared sort order.
    */
   async publishedOutline(courseId: number): Promise<OutlineModule[]> {
-    const modules = await this.db
-      .selectFrom('modules')
-      .select(['id', 'name'])
-      .where('course_id', '=', courseId)
-      .where('deleted_at', 'is', null)
-      .orderBy('sort_order')
-      .orderBy('id')
+    const rows = await this.liveModules([courseId])
+      .innerJoin('lessons as i', 'i.module_id', 'm.id')
+      .select(['m.id as module_id', 'm.name as module_name', 'm.sort_order as module_sort'])
+      .select(['i.id', 'i.name', 'i.image_path', 'i.sort_order', sql<'lesson' | 'test'>`'lesson'`.as('type')])
+      .where('i.is_published', '=', true)
+      .where('i.deleted_at', 'is', null)
+      .unionAll(
+        this.liveModules([courseId])
+          .innerJoin('tests as i', 'i.module_id', 'm.id')
+          .select(['m.id as module_id', 'm.name as module_name', 'm.sort_order as module_sort'])
+          .select((eb) => [
+            'i.id',
+            'i.name',
+            eb.cast<string | null>(eb.val(null), 'text').as('image_path'),
+            'i.sort_order',
+            sql<'lesson' | 'test'>`'test'`.as('type'),
+          ])
+          .where('i.is_published', '=', true)
+          .where('i.deleted_at', 'is', null),
+      )
+      .orderBy('module_sort')
+      .orderBy('module_id')
       .execute();
-    if (modules.length === 0) return [];
-    const ids = modules.map((m) => m.id);
-    const [lessons, tests] = await Promise.all([
-      this.db
-        .selectFrom('lessons')
-        .select(['id', 'module_id', 'name', 'image_path', 'sort_order'])
-        .where('module_id', 'in', ids)
-        .where('is_published', '=', true)
-        .where('deleted_at', 'is', null)
-        .execute(),
-      this.db
-        .selectFrom('tests')
-        .select(['id', 'module_id', 'name', 'sort_order'])
-        .where('module_id', 'in', ids)
-        .where('is_published', '=', true)
-        .where('deleted_at', 'is', null)
-        .execute(),
-    ]);
-    const items: (OutlineItem & { module_id: number; sort_order: number })[] = [
-      ...lessons.map((l) => ({ ...l, type: 'lesson' as const })),
-      ...tests.map((t) => ({ ...t, image_path: null, type: 'test' as const })),
-    ].sort((a, b) => a.sort_order - b.sort_order || (a.type === b.type ? a.id - b.id : a.type === 'lesson' ? -1 : 1));
-    return modules
-      .map((m) => ({
-        id: m.id,
-        name: m.name,
-        items: items
-          .filter((i) => i.module_id === m.id)
-          .map(({ id, type, name, image_path }) => ({ id, type, name, image_path })),
-      }))
-      .filter((m) => m.items.length > 0);
+    // Modules in their order, each only with a published item; lessons and tests share one sort order.
+    const modules = new Map<number, OutlineModule & { rows: typeof rows }>();
+    for (const r of rows) {
+      let m = modules.get(r.module_id);
+      if (!m) modules.set(r.module_id, (m = { id: r.module_id, name: r.module_name, items: [], rows: [] }));
+      m.rows.push(r);
+    }
+    return [...modules.values()].map(({ id, name, rows: items }) => ({
+      id,
+      name,
+      items: items
+        .sort((a, b) => a.sort_order - b.sort_order || (a.type === b.type ? a.id - b.id : a.type === 'lesson' ? -1 : 1))
+        .map(({ id: itemId, type, name: itemName, image_path }) => ({ id: itemId, type, name: itemName, image_path })),
+    }));
   }
 
   /** Every live course's title (the catalogue compares them with a Cyrillic-aware fold). */
