@@ -275,9 +275,7 @@ export class AttemptsService {
     if (open) return { id: open.id, message: A.continued };
     const block = this.blocked(test, attempts, since);
     if (block) throw new StartRefused(block.until === null ? A.blockedForever : A.blockedUntil, block.until);
-    const questions = await this.tests.questions(test.id);
-    const options = await this.tests.answers(questions.map((q) => q.id));
-    const usable = questions.filter((q) => options.some((o) => o.question_id === q.id));
+    const { questions: usable, options } = await this.tests.askable(test.id);
     if (usable.length === 0) throw new StartRefused(A.empty);
     // A bank larger than the list draws every question (DESIGN.md "Tests").
     let drawn = test.has_question_bank

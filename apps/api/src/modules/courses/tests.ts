@@ -134,6 +134,44 @@ export class TestsRepository {
       .execute();
   }
 
+  /**
+   * The test's live questions that have options, in order, with their options in order: what a start
+   * draws from, in one statement.
+   */
+  async askable(testId: number): Promise<{ questions: QuestionRow[]; options: AnswerRow[] }> {
+    const rows = await this.db
+      .selectFrom('test_questions as q')
+      .innerJoin('test_answers as a', 'a.question_id', 'q.id')
+      .select(['q.id as q_id', 'q.title', 'q.type', 'q.question_text', 'q.sort_order as q_sort'])
+      .select(['a.id', 'a.answer_text', 'a.is_correct', 'a.image_path', 'a.sort_order'])
+      .where('q.test_id', '=', testId)
+      .where('q.deleted_at', 'is', null)
+      .orderBy('q.sort_order')
+      .orderBy('q.id')
+      .orderBy('a.sort_order')
+      .orderBy('a.id')
+      .execute();
+    const questions: QuestionRow[] = [];
+    for (const r of rows)
+      if (questions.at(-1)?.id !== r.q_id)
+        questions.push({
+          id: r.q_id,
+          title: r.title,
+          type: r.type,
+          question_text: r.question_text,
+          sort_order: r.q_sort,
+        });
+    const options = rows.map((r) => ({
+      id: r.id,
+      question_id: r.q_id,
+      answer_text: r.answer_text,
+      is_correct: r.is_correct,
+      image_path: r.image_path,
+      sort_order: r.sort_order,
+    }));
+    return { questions, options };
+  }
+
   async insertQuestion(testId: number, q: Omit<QuestionRow, 'id'>, now: string): Promise<number> {
     const row = await this.db
       .insertInto('test_questions')
