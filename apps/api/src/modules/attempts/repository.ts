@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import { PreparedQuery } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { toJson } from '../../db/values.js';
 
@@ -27,6 +29,9 @@ export interface AttemptRow {
   is_passed: boolean | null;
 }
 
+/** An attempt held for its finish, with the course of its test. */
+export type HeldAttempt = AttemptRow & { course_id: number };
+
 export interface SavedAnswer {
   question_id: number;
   answer_ids: number[];
@@ -53,9 +58,17 @@ const attemptById = new PreparedQuery(['id'], (db, { id }: { id: number }) =>
   db.selectFrom('test_attempts').select(COLUMNS).where('id', '=', id),
 );
 
-const attemptHeldById = new PreparedQuery(['id'], (db, { id }: { id: number }) =>
-  db.selectFrom('test_attempts').select(COLUMNS).where('id', '=', id).forUpdate(),
-);
+/** The attempt with its test's course (which never changes), for the finish. */
+const heldAttempt = (db: Kysely<Database>, id: number) =>
+  db
+    .selectFrom('test_attempts as a')
+    .innerJoin('tests as t', 't.id', 'a.test_id')
+    .innerJoin('modules as m', 'm.id', 't.module_id')
+    .select(COLUMNS.map((c) => `a.${c}` as const))
+    .select('m.course_id')
+    .where('a.id', '=', id);
+const attemptToFinish = new PreparedQuery(['id'], (db, { id }: { id: number }) => heldAttempt(db, id));
+const attemptHeldById = new PreparedQuery(['id'], (db, { id }: { id: number }) => heldAttempt(db, id).forUpdate('a'));
 
 /** Parsed snapshots kept at most (each a test's questions: a few kilobytes). */
 const SNAPSHOTS_KEPT = 1000;
@@ -155,10 +168,11 @@ export class AttemptsRepository {
    * meanwhile is written before the grade reads the answers, or waits and finds the attempt finished
    * (`saveAnswer`). PostgreSQL locks the row; SQLite runs one transaction at a time.
    */
-  async holdForFinish(id: number): Promise<AttemptRow | undefined> {
-    if (this.uow.kind !== 'postgres') return this.find(id);
-    const row = (await attemptHeldById.executeTakeFirst(this.db, { id })) as LeanAttempt | undefined;
-    return row ? (await this.withSnapshots([row]))[0] : undefined;
+  async holdForFinish(id: number): Promise<HeldAttempt | undefined> {
+    const query = this.uow.kind === 'postgres' ? attemptHeldById : attemptToFinish;
+    const row = (await query.executeTakeFirst(this.db, { id })) as (LeanAttempt & { course_id: number }) | undefined;
+    const [withSnapshot] = row ? await this.withSnapshots([row]) : [];
+    return row && withSnapshot ? { ...withSnapshot, course_id: row.course_id } : undefined;
   }
 
   /**

@@ -13,10 +13,10 @@ import { SECOND, iso, type Clock } from '../../platform/clock.js';
 import { HttpError, notFound, unprocessable } from '../../platform/errors.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import { storageUrl } from '../../platform/storageUrl.js';
-import type { TestRow, TestsRepository } from '../courses/tests.js';
+import type { Askable, TestRow, TestsRepository } from '../courses/tests.js';
 import type { LearningService } from '../learning/service.js';
 import type { CourseSummary as StateSummary } from '../progress/engine.js';
-import type { AttemptRow, AttemptSnapshot, AttemptsRepository, SavedAnswer } from './repository.js';
+import type { AttemptRow, AttemptSnapshot, AttemptsRepository, HeldAttempt, SavedAnswer } from './repository.js';
 
 /** Answers are accepted this long after expiry, for the network (DESIGN.md §6 "Timer"). */
 export const GRACE_MS = 5 * SECOND;
@@ -34,6 +34,18 @@ export class StartRefused extends HttpError {
 
 const ms = (t: string) => new Date(t).getTime();
 const seconds = (from: string, to: string) => Math.max(0, Math.floor((ms(to) - ms(from)) / 1000));
+
+/**
+ * Awaits the reads together and answers them in the given order: a failure of an earlier one wins
+ * whatever finished first, as if they had run one after another.
+ */
+async function allInOrder<T extends readonly unknown[]>(...reads: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(reads);
+  return settled.map((r) => {
+    if (r.status === 'rejected') throw r.reason;
+    return r.value;
+  }) as unknown as T;
+}
 
 /** An open attempt whose time and grace have run out (answers are refused; it is to be finished). */
 const ranOut = (a: AttemptRow, now: number) =>
@@ -82,21 +94,27 @@ export class AttemptsService {
 
   /**
    * A published test of a course the user sees (staff preview unpublished ones) and the user's
-   * summary of the course (visibility and cycle, from the maintained row).
+   * summary of the course (visibility and cycle, from the maintained row). Both are read at once; the
+   * test is judged first, so a missing test answers as such whatever the course.
    */
   private async seenTest(user: SessionUser, testId: number, courseId?: number) {
-    const test = await this.tests.find(testId, courseId);
+    const [found, seen] = await Promise.allSettled([
+      this.tests.find(testId, courseId),
+      this.learning.seenSummary(user, courseId !== undefined ? { courseId } : { courseOfTest: testId }),
+    ]);
+    if (found.status === 'rejected') throw found.reason;
+    const test = found.value;
     if (!test) throw notFound(A.notFound);
-    const seen = await this.learning.seenSummary(user, test.course_id);
+    if (seen.status === 'rejected') throw seen.reason;
     // The published outline holds a live test exactly when it is published.
     if (!test.is_published && !can(user.role, 'constructor.manage')) throw notFound(A.notFound);
-    return { test, seen };
+    return { test, seen: seen.value };
   }
 
   /** The items before and after the test in the course's published outline (none for a preview). */
-  private async place(test: TestRow): Promise<{ previous: ItemRef | null; next: ItemRef | null }> {
-    const order = (await this.learning.outline(test.course_id)).flatMap((m) => m.items);
-    const at = order.findIndex((i) => i.type === 'test' && i.id === test.id);
+  private async place(courseId: number, testId: number): Promise<{ previous: ItemRef | null; next: ItemRef | null }> {
+    const order = (await this.learning.outline(courseId)).flatMap((m) => m.items);
+    const at = order.findIndex((i) => i.type === 'test' && i.id === testId);
     const ref = (i: (typeof order)[number] | undefined): ItemRef | null => (i ? { type: i.type, id: i.id } : null);
     return at >= 0 ? { previous: ref(order[at - 1]), next: ref(order[at + 1]) } : { previous: null, next: null };
   }
@@ -120,12 +138,11 @@ export class AttemptsService {
   }
 
   /** Grades an attempt the unit holds (`holdForFinish`) with the answers saved until now. */
-  private async finishRow(a: AttemptRow, at: string): Promise<AttemptRow> {
+  private async finishRow(a: HeldAttempt, at: string): Promise<AttemptRow> {
     const answers = await this.attempts.answers(a.id);
     const done = await this.attempts.finish(a, { finished_at: at, ...grade(a.snapshot, answers) }, this.now());
     if (!done) throw new Error(`attempt ${a.id} was finished by another while held`);
-    const courseId = await this.tests.courseIdOf(a.test_id);
-    if (courseId !== undefined) await this.learning.recorded(a.user_id, courseId);
+    await this.learning.recorded(a.user_id, a.course_id);
     return done;
   }
 
@@ -193,8 +210,10 @@ export class AttemptsService {
     courseId: number,
     testId: number,
   ): Promise<{ test: LearnerTest; previous_item: ItemRef | null; next_item: ItemRef | null }> {
-    const { test, seen } = await this.seenTest(user, testId, courseId);
-    const { previous, next } = await this.place(test);
+    const [{ test, seen }, { previous, next }] = await allInOrder(
+      this.seenTest(user, testId, courseId),
+      this.place(courseId, testId),
+    );
     const attempts = await this.currentAttempts(user.id, testId);
     const open = attempts.filter((a) => a.finished_at === null);
     const finished = attempts.filter((a) => a.finished_at !== null);
@@ -253,8 +272,9 @@ export class AttemptsService {
 
   /** Continues the open attempt, or draws a new one; 422 (with `blocked_until`) when it may not start. */
   async start(user: SessionUser, testId: number): Promise<{ id: number; message: string }> {
-    const { test, seen } = await this.seenTest(user, testId);
-    const attempt = () => this.uow.run(() => this.startInUnit(user, test, this.cycleStart(seen)));
+    // The questions are read with the test: a start draws from them as they were at that moment.
+    const [{ test, seen }, askable] = await allInOrder(this.seenTest(user, testId), this.tests.askable(testId));
+    const attempt = () => this.uow.run(() => this.startInUnit(user, test, this.cycleStart(seen), askable));
     try {
       return await attempt();
     } catch (error) {
@@ -269,13 +289,14 @@ export class AttemptsService {
     user: SessionUser,
     test: TestRow,
     since: string | null,
+    askable: Askable,
   ): Promise<{ id: number; message: string }> {
     const attempts = await this.closeExpired(await this.attempts.ofUser(user.id, test.id));
     const open = attempts.find((a) => a.finished_at === null);
     if (open) return { id: open.id, message: A.continued };
     const block = this.blocked(test, attempts, since);
     if (block) throw new StartRefused(block.until === null ? A.blockedForever : A.blockedUntil, block.until);
-    const { questions: usable, options } = await this.tests.askable(test.id);
+    const { questions: usable, options } = askable;
     if (usable.length === 0) throw new StartRefused(A.empty);
     // A bank larger than the list draws every question (DESIGN.md "Tests").
     let drawn = test.has_question_bank
@@ -320,8 +341,11 @@ export class AttemptsService {
   }
 
   /** The user's own attempt (an admin may read anyone's result, never answer for them). */
-  private async own(user: SessionUser, attemptId: number, allowAdmin = false, toFinish = false): Promise<AttemptRow> {
-    const a = await (toFinish ? this.attempts.holdForFinish(attemptId) : this.attempts.find(attemptId));
+  private async own(user: SessionUser, attemptId: number, allowAdmin = false): Promise<AttemptRow> {
+    return this.owned(user, await this.attempts.find(attemptId), allowAdmin);
+  }
+
+  private owned<T extends AttemptRow>(user: SessionUser, a: T | undefined, allowAdmin = false): T {
     if (!a || (a.user_id !== user.id && !(allowAdmin && can(user.role, 'settings.manage')))) {
       throw notFound(A.attemptNotFound);
     }
@@ -367,7 +391,7 @@ export class AttemptsService {
   /** Grades the attempt once; a second finish returns the first result. */
   finish(user: SessionUser, attemptId: number): Promise<AttemptView> {
     return this.uow.run(async () => {
-      const a = await this.own(user, attemptId, false, true);
+      const a = this.owned(user, await this.attempts.holdForFinish(attemptId));
       if (a.finished_at !== null) return this.view(a);
       const now = this.now();
       // After expiry the attempt ends as of its expiry, with the answers saved until then.
@@ -388,7 +412,7 @@ export class AttemptsService {
       if (!found) throw notFound(A.notFound);
       return { test: found, seen: null };
     });
-    const { next } = seen ? await this.place(test) : { next: null };
+    const { next } = seen ? await this.place(test.course_id, test.id) : { next: null };
     const attempts = await this.attempts.ofUser(a.user_id, testId);
     const block = seen ? this.blocked(test, attempts, this.cycleStart(seen)) : null;
     return {

@@ -18,6 +18,12 @@ export interface QuestionRow {
   sort_order: number;
 }
 
+/** A test's questions that have options, in order, and their options. */
+export interface Askable {
+  questions: QuestionRow[];
+  options: AnswerRow[];
+}
+
 export interface AnswerRow {
   id: number;
   question_id: number;
@@ -51,17 +57,6 @@ export class TestsRepository {
   }
 
   /** A live test of a live module of a live course (the course given, or any). */
-  /** The course a test belongs to, deleted or not (an attempt's record stays with its course). */
-  async courseIdOf(testId: number): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('tests')
-      .innerJoin('modules', 'modules.id', 'tests.module_id')
-      .select('modules.course_id')
-      .where('tests.id', '=', testId)
-      .executeTakeFirst();
-    return row?.course_id;
-  }
-
   find(testId: number, courseId?: number): Promise<TestRow | undefined> {
     let q = this.db
       .selectFrom('tests')
@@ -138,7 +133,7 @@ export class TestsRepository {
    * The test's live questions that have options, in order, with their options in order: what a start
    * draws from, in one statement.
    */
-  async askable(testId: number): Promise<{ questions: QuestionRow[]; options: AnswerRow[] }> {
+  async askable(testId: number): Promise<Askable> {
     const rows = await this.db
       .selectFrom('test_questions as q')
       .innerJoin('test_answers as a', 'a.question_id', 'q.id')

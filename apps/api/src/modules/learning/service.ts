@@ -48,9 +48,10 @@ export class LearningService {
   /**
    * The user's summary of a course they may see (staff preview every course), else 404 as `seen`:
    * visibility, cycle and deadline from the maintained row in one query, without the per-item states.
+   * The course is named by its id or by one of its tests.
    */
-  async seenSummary(user: SessionUser, courseId: number): Promise<StateSummary> {
-    const [found] = await this.engine.viewerCourses(user.id, { courseId });
+  async seenSummary(user: SessionUser, course: { courseId: number } | { courseOfTest: number }): Promise<StateSummary> {
+    const [found] = await this.engine.viewerCourses(user.id, course);
     const summary = found?.summary;
     if (!summary || !(summary.visible || can(user.role, 'constructor.manage'))) throw notFound(L.courseNotFound);
     return summary;

@@ -15,7 +15,7 @@ import type { AttentionCount, AttentionCourse, AttentionGrouping, AttentionLead 
 import type { ProgressRepository } from './repository.js';
 import type { LearningStates } from './states.js';
 import type { UrgencyScope, UrgentCourse } from './urgency.js';
-import type { ViewerLessonRecord } from './viewer.js';
+import type { ViewerCourseChoice, ViewerLessonRecord } from './viewer.js';
 
 /** A lesson started and not completed in the current cycle of its course, with its card's fields. */
 export interface StartedLesson {
@@ -159,9 +159,9 @@ export class LearningEngine {
   /**
    * The live courses (with `visibleOnly`, those the viewer may see as a learner) with the viewer's
    * summary and the course's kept counts, in catalogue order (one query: home, catalogue); with
-   * `courseId`, that one course (the test calls).
+   * `courseId` or `courseOfTest`, that one course (the test calls).
    */
-  viewerCourses(userId: number, opts: { visibleOnly?: boolean; courseId?: number } = {}) {
+  viewerCourses(userId: number, opts: ViewerCourseChoice = {}) {
     return this.maintained.viewerCourses(userId, opts);
   }
 

@@ -24,7 +24,13 @@ import {
   type AttentionLead,
 } from './attention.js';
 import { ProgressRepository } from './repository.js';
-import { viewerCourseRows, viewerLessonRecords, type ViewerCourseRow, type ViewerLessonRecord } from './viewer.js';
+import {
+  viewerCourseRows,
+  viewerLessonRecords,
+  type ViewerCourseChoice,
+  type ViewerCourseRow,
+  type ViewerLessonRecord,
+} from './viewer.js';
 import {
   STATUS_OF_RANK,
   keptUrgency,
@@ -380,7 +386,7 @@ export class LearningStates {
    */
   async viewerCourses(
     userId: number,
-    opts: { visibleOnly?: boolean; courseId?: number } = {},
+    opts: ViewerCourseChoice = {},
   ): Promise<{ course: ViewerCourseRow; summary: CourseSummary | undefined }[]> {
     let rows = await viewerCourseRows(this.db, userId, opts);
     if (opts.visibleOnly) rows = rows.filter((r) => isVisible(r, r.enrolled_at !== null));

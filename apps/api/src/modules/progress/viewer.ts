@@ -93,22 +93,44 @@ const oneCourse = new PreparedQuery(
   (db, { userId, courseId }: { userId: number; courseId: number }) =>
     viewerCourseQuery(db, userId).where('c.id', '=', courseId),
 );
+const courseOfTest = new PreparedQuery(
+  ['userId', 'testId'],
+  (db, { userId, testId }: { userId: number; testId: number }) =>
+    viewerCourseQuery(db, userId).where('c.id', '=', (eb) =>
+      eb
+        .selectFrom('tests as t')
+        .innerJoin('modules as m', 'm.id', 't.module_id')
+        .select('m.course_id')
+        .where('t.id', '=', testId),
+    ),
+);
 
 /**
- * The live courses in catalogue order (sort order, id) with the viewer's figures; with `courseId`, that
- * one course (whether or not the viewer may see it). With `visibleOnly`,
+ * Which of the live courses: all, those the viewer may see (`visibleOnly`), or one, named by its id or
+ * by one of its tests (whether or not the viewer may see it).
+ */
+export interface ViewerCourseChoice {
+  visibleOnly?: boolean;
+  courseId?: number;
+  courseOfTest?: number;
+}
+
+/**
+ * The live courses in catalogue order (sort order, id) with the viewer's figures, as `opts` chooses. With `visibleOnly`,
  * only those `isVisible` can accept (published; everyone, or enrolled_only with an enrollment): the
  * caller still applies `isVisible`, which stays the rule.
  */
 export async function viewerCourseRows(
   db: Kysely<Database>,
   userId: number,
-  opts: { visibleOnly?: boolean; courseId?: number } = {},
+  opts: ViewerCourseChoice = {},
 ): Promise<ViewerCourseRow[]> {
-  const { courseId } = opts;
+  const { courseId, courseOfTest: testId } = opts;
   const rows = await (courseId !== undefined
     ? oneCourse.execute(db, { userId, courseId })
-    : (opts.visibleOnly ? visibleCourses : allCourses).execute(db, { userId }));
+    : testId !== undefined
+      ? courseOfTest.execute(db, { userId, testId })
+      : (opts.visibleOnly ? visibleCourses : allCourses).execute(db, { userId }));
   return rows.map((r) => ({
     id: r.id,
     title: r.title,
