@@ -345,10 +345,22 @@ describe(`test engine (${dialectName})`, () => {
     if (!q1 || !q2) throw new Error('no questions');
     const right = correct.get(q1.question) ?? [];
     expect((await answer(attemptId, q1.id, right)).statusCode).toBe(200);
+    // Several answers are judged in their order: the first wrong one decides, and none is kept.
+    const other = q1.options.find((o) => !right.includes(o.id))?.id ?? 0;
+    const mixed = await learner.post('/api/test-attempts/save-answers', {
+      attempt_id: attemptId,
+      answers: [
+        { test_question_id: q1.id, answer: [other] },
+        { test_question_id: q2.id, answer: [999_999] },
+      ],
+    });
+    expect([mixed.statusCode, mixed.json().result.message]).toEqual([422, 'На этот вопрос уже дан другой ответ']);
     expect((await finish(attemptId)).statusCode).toBe(200);
     for (const [q, ids] of [
       [q2, correct.get(q2.question) ?? []],
       [q1, right],
+      // Whatever else is wrong with it, an answer to a finished attempt is refused as such.
+      [q2, [999_999]],
     ] as const) {
       const late = await answer(attemptId, q.id, ids);
       expect([late.statusCode, late.json().result.message]).toEqual([422, 'Попытка уже завершена']);

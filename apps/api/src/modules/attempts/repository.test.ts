@@ -86,6 +86,11 @@ describe(`attempts repository (${dialectName})`, () => {
       })
       .catch(() => undefined);
     expect(await repo.forAnswer(undone)).toBeUndefined();
+    // The same learner starting again in the same millisecond: a committed read gets the new attempt.
+    const again = await write(one.id, 30);
+    expect((await repo.find(again))?.snapshot.passing_score).toBe(30);
+    expect((await repo.forAnswer(again))?.snapshot.passing_score).toBe(30);
+    await ctx.db.kysely.deleteFrom('test_attempts').where('id', '=', again).execute();
     const id = await write(two.id, 20);
     const kept = await repo.forAnswer(id);
     expect([kept?.user_id, kept?.snapshot.passing_score]).toEqual([two.id, 20]);

@@ -90,7 +90,7 @@ export type AttemptFacts = Pick<
 /**
  * A snapshot never changes once its attempt is written, so each is read and parsed once per process
  * rather than on every answer (20 answers of 2 000 learners re-parsed the same questions 40 000
- * times). An entry matches a row by id, owner and start, so that a row id SQLite gives again after a
+ * times). An entry matches a row by id and every fact of the row, so that a row id SQLite gives again after a
  * rolled-back start never meets the snapshot of the attempt that was undone. An entry read outside a
  * transaction is of a committed attempt, which is never deleted and whose facts never change: such
  * an entry answers by id alone (`confirmed`), sparing an answer the read of its attempt. Frozen: no
@@ -100,7 +100,7 @@ class AttemptCache {
   readonly #kept = new Map<number, { key: string; facts: AttemptFacts; confirmed: boolean }>();
 
   static key(a: LeanAttempt): string {
-    return `${a.id}:${a.user_id}:${a.started_at}`;
+    return `${a.id}:${a.user_id}:${a.test_id}:${a.attempt_number}:${a.started_at}:${a.expires_at}`;
   }
 
   #touch(id: number) {
@@ -112,11 +112,14 @@ class AttemptCache {
     return hit;
   }
 
-  /** The snapshot of this row, if kept; a committed read (`confirmed`) vouches for the entry. */
+  /**
+   * The snapshot of this row, if kept. A committed read (`confirmed`) takes only a confirmed entry: one
+   * kept from inside a transaction is read again, so that what answers by id alone was itself read
+   * committed.
+   */
   get(a: LeanAttempt, confirmed: boolean): AttemptSnapshot | undefined {
     const hit = this.#touch(a.id);
-    if (!hit || hit.key !== AttemptCache.key(a)) return undefined;
-    if (confirmed) hit.confirmed = true;
+    if (!hit || hit.key !== AttemptCache.key(a) || (confirmed && !hit.confirmed)) return undefined;
     return hit.facts.snapshot;
   }
 

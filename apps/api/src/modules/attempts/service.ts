@@ -364,28 +364,29 @@ export class AttemptsService {
   ): Promise<void> {
     const a = await this.attempts.forAnswer(attemptId);
     if (!a || a.user_id !== user.id) throw notFound(A.attemptNotFound);
-    if (a.finished_at) throw unprocessable(A.attemptFinished);
+    // A finished attempt refuses first, whatever else is wrong; kept facts do not say whether it is.
+    const refuse = async (message: string) => {
+      const finished =
+        a.finished_at ?? (a.finished_at === undefined ? (await this.attempts.find(a.id))?.finished_at : null);
+      return unprocessable(finished ? A.attemptFinished : message);
+    };
+    if (a.finished_at) throw await refuse(A.attemptFinished);
     const now = this.now();
-    if (a.expires_at !== null && ms(now) > ms(a.expires_at) + GRACE_MS) {
-      const finished = a.finished_at === undefined && (await this.attempts.find(a.id))?.finished_at;
-      throw unprocessable(finished ? A.attemptFinished : A.timeIsUp);
-    }
-    const given = answers.map((g) => {
-      const q = a.snapshot.questions.find((x) => x.id === g.test_question_id);
-      const ids = [...new Set(g.answer)].sort((x, y) => x - y);
-      if (!q || ids.some((id) => !q.answers.some((o) => o.id === id))) throw unprocessable(A.wrongOption);
-      if (ids.length > 1 && q.answers.filter((o) => o.is_correct).length === 1) throw unprocessable(A.oneOption);
-      return { questionId: q.id, ids };
-    });
+    if (a.expires_at !== null && ms(now) > ms(a.expires_at) + GRACE_MS) throw await refuse(A.timeIsUp);
+    // Each answer is checked just before it is written: the first wrong one decides the refusal.
     const write = async () => {
-      for (const { questionId, ids } of given) {
-        const stands = await this.attempts.saveAnswer(a.id, questionId, ids, now);
+      for (const g of answers) {
+        const q = a.snapshot.questions.find((x) => x.id === g.test_question_id);
+        const ids = [...new Set(g.answer)].sort((x, y) => x - y);
+        if (!q || ids.some((id) => !q.answers.some((o) => o.id === id))) throw await refuse(A.wrongOption);
+        if (ids.length > 1 && q.answers.filter((o) => o.is_correct).length === 1) throw await refuse(A.oneOption);
+        const stands = await this.attempts.saveAnswer(a.id, q.id, ids, now);
         if (stands === 'finished') throw unprocessable(A.attemptFinished);
         const same = stands.length === ids.length && [...stands].sort((x, y) => x - y).every((id, i) => id === ids[i]);
         if (!same) throw unprocessable(A.alreadyAnswered);
       }
     };
-    await (given.length > 1 ? this.uow.run(write) : write());
+    await (answers.length > 1 ? this.uow.run(write) : write());
   }
 
   /** Grades the attempt once; a second finish returns the first result. */

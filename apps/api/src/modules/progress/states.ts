@@ -242,8 +242,7 @@ export class LearningStates {
     return mark === undefined || mark.value === 1;
   }
 
-  /** Deletes the rows within the scope (all rows of the users when no course is named). */
-  /** Deletes the rows in scope and returns them as they were. */
+  /** Deletes the rows within the scope (all rows of the users when no course is named) and returns them. */
   private async deleteRows(scope: StateScope): Promise<StoredState[]> {
     let q = this.db.deleteFrom('learning_states');
     if (scope.userIds) q = q.where('user_id', 'in', scope.userIds);
