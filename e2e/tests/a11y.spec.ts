@@ -1,18 +1,8 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ADMIN, DEMO_PASSWORD } from '../server.js';
-import { baseUrl, signIn } from './helpers.js';
+import { baseUrl, seriousViolations, signIn } from './helpers.js';
 
 /** DESIGN.md §7: axe finds no serious or critical violation on the screens. */
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id}: ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary ?? ''})`).join(', ')}`,
-    );
-}
 
 test('the sign-in and recovery screens pass axe', async ({ page }) => {
   await page.goto(`${baseUrl()}/login`);

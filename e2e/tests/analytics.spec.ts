@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, LOGIN_DOMAIN } from '../server.js';
-import { baseUrl, signIn } from './helpers.js';
+import { baseUrl, seriousViolations, signIn } from './helpers.js';
 
 /**
  * Analytics (spec 03 §2.1; DESIGN.md §6 "Analytics"): the demo manager filters, searches, switches
@@ -28,14 +27,6 @@ async function overview(page: Page): Promise<Groups> {
   expect(response.status()).toBe(200);
   const body = (await response.json()) as { result: { analytic: Groups } };
   return body.result.analytic;
-}
-
-/** DESIGN.md §7: no serious or critical axe violation. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 const count = (page: Page) => page.getByTestId('employees-count');

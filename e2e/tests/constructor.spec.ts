@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConstructorLesson, ConstructorModule } from '@lms/contract';
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, LOGIN_DOMAIN, ROOT } from '../server.js';
-import { apiCall, signIn, toast } from './helpers.js';
+import { apiCall, seriousViolations, signIn, toast } from './helpers.js';
 import { gradientPng } from './png.js';
 
 /** At most five toasts show at once (Mantine's limit), 7 s each: a later one may wait for a place. */
@@ -26,14 +25,6 @@ test.use({ baseURL: process.env.E2E_BASE_URL });
 test.beforeAll(() => mkdirSync(SCREENS, { recursive: true }));
 
 // ── helpers ──
-
-/** DESIGN.md §7: axe finds no serious or critical violation. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 async function modules(page: Page, courseId: number): Promise<ConstructorModule[]> {
   const body = (await apiCall(page, 'GET', `/api/courses/${courseId}/modules`)) as {

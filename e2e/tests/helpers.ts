@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, request, type BrowserContext, type Page } from '@playwright/test';
 
 /** Base address of the server started by global-setup.ts. */
@@ -80,4 +81,28 @@ export async function apiCall(
   });
   expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
   return (await response.json()) as unknown;
+}
+
+/**
+ * DESIGN.md §7: axe's serious and critical findings on the page, each with where and why. Colours are
+ * judged once the page's finite animations have ended: mid-fade text has the contrast of half its
+ * colour. `exclude` leaves out parts axe should not judge (toasts sliding over the header).
+ */
+export async function seriousViolations(page: Page, exclude?: string): Promise<string[]> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => a)),
+    ),
+  );
+  const axe = new AxeBuilder({ page });
+  const { violations } = await (exclude ? axe.exclude(exclude) : axe).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary ?? ''})`).join(', ')}`,
+    );
 }

@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CourseSummary, HomeCategory, LearnerModule } from '@lms/contract';
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, ROOT } from '../server.js';
-import { signIn, toast } from './helpers.js';
+import { seriousViolations, signIn, toast } from './helpers.js';
 
 /** Course page, lesson page and contents panel (spec 02 §2, §4) for the demo learner. */
 
@@ -16,14 +15,6 @@ test.use({ baseURL: process.env.E2E_BASE_URL });
 test.beforeAll(() => {
   mkdirSync(SCREENS, { recursive: true });
 });
-
-/** DESIGN.md §7: axe finds no serious or critical violation. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 async function getJson<T>(page: Page, path: string): Promise<T> {
   const response = await page.request.get(path);

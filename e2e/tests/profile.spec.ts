@@ -1,9 +1,8 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, LOGIN_DOMAIN, ROOT, startServer, type RunningServer } from '../server.js';
-import { signIn, submitSignIn, toast } from './helpers.js';
+import { seriousViolations, signIn, submitSignIn, toast } from './helpers.js';
 
 /**
  * Profile (spec 02 §2 "Profile", §5, §8; DESIGN.md §6 "Profile"): a learner sees the read-only card
@@ -117,14 +116,6 @@ test('a learner changes the password, stays signed in, and the old password no l
 
   for (const p of [other, page, fresh]) await p.context().close();
 });
-
-/** DESIGN.md §7: axe finds no serious or critical violation. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 test('the profile fits a phone screen and passes axe', async ({ browser }) => {
   const page = await newPage(browser, { width: 390, height: 844 });
