@@ -44,6 +44,19 @@ const NAMED_PER_CONNECTION = 300;
 /** Only queries and row changes are named: schema changes and transaction control run as they come. */
 const DML = /^\s*(select|insert|update|delete|with)\b/i;
 
+/** Statement names by text, remembered: the same few hundred texts come on every request. */
+const NAMES_KEPT = 2000;
+const names = new Map<string, string>();
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    if (names.size >= NAMES_KEPT) names.clear();
+    name = `s_${createHash('sha1').update(text).digest('base64url')}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
 /**
  * The pool as Kysely sees it, with each statement named by its text, so that PostgreSQL parses and
  * plans it once per connection instead of on every call (the session lookup of every request, the
@@ -58,7 +71,7 @@ function namingPool(pool: pg.Pool): PostgresPool {
     const query = (sqlOrCursor: unknown, parameters?: readonly unknown[]): unknown => {
       if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as pg.Submittable);
       const values = [...(parameters ?? [])];
-      const name = `s_${createHash('sha1').update(sqlOrCursor).digest('base64url')}`;
+      const name = statementName(sqlOrCursor);
       const bounded = !named.has(name) && named.size >= NAMED_PER_CONNECTION;
       if (bounded || !DML.test(sqlOrCursor)) return client.query(sqlOrCursor, values);
       named.add(name);
