@@ -372,18 +372,20 @@ describe(`test engine (${dialectName})`, () => {
 
   /**
    * Another transaction of PostgreSQL holding the attempt's row, as a finish (or an answer) does while
-   * it runs; `blocked` resolves once some statement of the app waits for that lock.
+   * it runs; `blocked` resolves once a statement waits for it.
    */
   async function holdAttempt(attemptId: number, mode: 'update' | 'share') {
     const other = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${ctx.db.schema}` });
     await other.connect();
     await other.query('begin');
     await other.query(`select id from test_attempts where id = $1 for ${mode}`, [attemptId]);
+    const holder = (await other.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid;
+    // Until a statement waits for this transaction (not for any other test's).
     const blocked = async () => {
       for (;;) {
-        const waiting = await other.query(
-          "select 1 from pg_locks where not granted and locktype in ('tuple', 'transactionid') limit 1",
-        );
+        const waiting = await other.query('select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))', [
+          holder,
+        ]);
         if (waiting.rowCount) return;
         await new Promise((resolve) => setImmediate(resolve));
       }
