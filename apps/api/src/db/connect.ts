@@ -13,7 +13,7 @@ import pg from 'pg';
 import { PRIVATE_FILE_MODE, ensurePrivateDir, ensurePrivateFile, tightenBestEffort } from '../platform/privateFiles.js';
 import { pgTimeToIso } from './pgTimes.js';
 import { withStatementCache } from './statementCache.js';
-import { SqliteValuesPlugin } from './values.js';
+import { SqliteValuesPlugin, sqliteColumnConversion } from './values.js';
 import type { DialectKind } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -149,7 +149,7 @@ export function connect(opts: ConnectOptions): Db {
     typeof value === 'string' ? value.toLowerCase() : value,
   );
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    dialect: new SqliteDialect({ database: withStatementCache(database, undefined, sqliteColumnConversion) }),
     plugins: [new SqliteValuesPlugin()],
     ...queryLog(opts),
   });

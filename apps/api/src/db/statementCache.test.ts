@@ -1,6 +1,9 @@
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { withStatementCache } from './statementCache.js';
+import { sql } from 'kysely';
+import { connect } from './connect.js';
+import { ROWS_CONVERTED, withStatementCache } from './statementCache.js';
+import { sqliteColumnConversion } from './values.js';
 
 describe('statement cache', () => {
   it('prepares a text once, evicts the least recently used, and still runs every query', () => {
@@ -51,5 +54,32 @@ describe('rows read as arrays', () => {
       { id: 1, name: 'Склад', note: null, extra: null },
     ]);
     db.close();
+  });
+});
+
+describe('values converted while the rows are built', () => {
+  it('gives booleans and parsed JSON by column name, once, as the values plugin would', async () => {
+    const raw = new SQLite(':memory:');
+    const db = withStatementCache(raw, 10, sqliteColumnConversion);
+    db.prepare('create table t (is_correct integer, answer_ids text, name text)').run([]);
+    db.prepare('insert into t values (?, ?, ?)').run([1, '[3,1]', '{"a":1}']);
+    const rows = db.prepare('select is_correct, answer_ids, name from t').all([]) as unknown[];
+    expect(rows).toEqual([{ is_correct: true, answer_ids: [3, 1], name: '{"a":1}' }]);
+    expect((rows as { [ROWS_CONVERTED]?: true })[ROWS_CONVERTED]).toBe(true);
+    // Iterated rows stay raw: the plugin converts them.
+    expect([...db.prepare('select is_correct, answer_ids from t').iterate([])]).toEqual([
+      { is_correct: 1, answer_ids: '[3,1]' },
+    ]);
+    db.close();
+
+    // Through Kysely: a JSON column holding a JSON string is parsed once, not twice.
+    const k = connect({ sqliteFile: ':memory:' });
+    await sql`create table t (is_correct integer, snapshot text)`.execute(k.kysely);
+    await sql`insert into t values (0, ${JSON.stringify('текст')})`.execute(k.kysely);
+    const read = await sql<{ is_correct: boolean; snapshot: string }>`select is_correct, snapshot from t`.execute(
+      k.kysely,
+    );
+    expect(read.rows).toEqual([{ is_correct: false, snapshot: 'текст' }]);
+    await k.close();
   });
 });

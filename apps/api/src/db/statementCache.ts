@@ -11,7 +11,17 @@ const SCHEMA_CHANGE = /^\s*(alter|create|drop)\b/i;
  * once. The least recently used statement is dropped when the cache is full (queries with
  * `in (…)` lists of varying length make distinct texts).
  */
-export function withStatementCache(database: SqliteDatabase, capacity = DEFAULT_CAPACITY): SqliteDatabase {
+/** How a column's raw value becomes the application's (by the column's name), if it needs to. */
+export type ColumnConversion = (name: string) => ((value: unknown) => unknown) | undefined;
+
+/** Marks a list of rows whose values the reader already converted (see `ColumnConversion`). */
+export const ROWS_CONVERTED = Symbol('rows converted');
+
+export function withStatementCache(
+  database: SqliteDatabase,
+  capacity = DEFAULT_CAPACITY,
+  convert?: ColumnConversion,
+): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   return {
     close: () => {
@@ -28,7 +38,7 @@ export function withStatementCache(database: SqliteDatabase, capacity = DEFAULT_
         statements.set(sql, cached);
         return cached;
       }
-      const statement = withRowBuilder(database.prepare(sql));
+      const statement = withRowBuilder(database.prepare(sql), convert);
       statements.set(sql, statement);
       if (statements.size > capacity) {
         const oldest = statements.keys().next().value;
@@ -53,24 +63,39 @@ const hasArrayRows = (s: SqliteStatement): s is ArrayRowStatement =>
  * Rows read as arrays and made into objects by a function compiled for the statement's columns:
  * better-sqlite3 builds each row object property by property through its native API, which cost
  * half of a 200-row read (0.26 µs a value); the same rows come out, a later column winning over an
- * earlier one of the same name as there.
+ * earlier one of the same name as there. With `convert`, the rows of `all` also get their values
+ * converted in the same pass and the list is marked `ROWS_CONVERTED`, so that a later pass over
+ * every key of every row (values.ts) skips it; iterated rows stay raw.
  */
-function withRowBuilder(statement: SqliteStatement): SqliteStatement {
+function withRowBuilder(statement: SqliteStatement, convert?: ColumnConversion): SqliteStatement {
   if (!statement.reader || !hasArrayRows(statement)) return statement;
   const names = statement.columns().map((c) => c.name);
   if (names.includes('__proto__')) return statement;
+  const conversions = names.map((n) => convert?.(n));
   // Keys are written as JSON string literals: any column name is a safe property name.
-  const build = new Function(
-    'v',
-    `const o = {}; ${names.map((n, i) => `o[${JSON.stringify(n)}] = v[${i}];`).join(' ')} return o;`,
-  ) as (values: unknown[]) => unknown;
+  const compile = (converting: boolean) =>
+    new Function(
+      'v',
+      'c',
+      `const o = {}; ${names
+        .map((n, i) => `o[${JSON.stringify(n)}] = ${converting && conversions[i] ? `c[${i}](v[${i}])` : `v[${i}]`};`)
+        .join(' ')} return o;`,
+    ) as (values: unknown[], conversions: unknown[]) => unknown;
+  const build = compile(false);
+  const buildConverted = convert ? compile(true) : undefined;
   const arrays = statement.raw(true);
   return {
     reader: true,
-    all: (parameters) => (arrays.all(parameters) as unknown[][]).map(build),
+    all: (parameters) => {
+      const raw = arrays.all(parameters) as unknown[][];
+      if (!buildConverted) return raw.map((v) => build(v, conversions));
+      const rows = raw.map((v) => buildConverted(v, conversions));
+      Object.defineProperty(rows, ROWS_CONVERTED, { value: true });
+      return rows;
+    },
     run: (parameters) => arrays.run(parameters),
     *iterate(parameters) {
-      for (const values of arrays.iterate(parameters)) yield build(values as unknown[]);
+      for (const values of arrays.iterate(parameters)) yield build(values as unknown[], conversions);
     },
   };
 }
