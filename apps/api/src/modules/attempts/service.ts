@@ -366,8 +366,8 @@ export class AttemptsService {
     if (!a || a.user_id !== user.id) throw notFound(A.attemptNotFound);
     // A finished attempt refuses first, whatever else is wrong; kept facts do not say whether it is.
     const refuse = async (message: string) => {
-      const finished =
-        a.finished_at ?? (a.finished_at === undefined ? (await this.attempts.find(a.id))?.finished_at : null);
+      // Kept facts leave `finished_at` unknown (undefined): then the row says.
+      const finished = a.finished_at !== undefined ? a.finished_at : (await this.attempts.find(a.id))?.finished_at;
       return unprocessable(finished ? A.attemptFinished : message);
     };
     if (a.finished_at) throw await refuse(A.attemptFinished);
