@@ -245,4 +245,79 @@ describe(`maintained learning state equals the engine's recomputation after any 
     expect(kept.length).toBeGreaterThan(0);
     // A long sequence with a full rebuild after each step: its own budget, not the default per test.
   }, 180_000);
+
+  it("writes for one pair what a refresh of several pairs writes, a deleted course's rows included", async () => {
+    const { states, enrollment } = learningStatesOver({ db: ctx.db.kysely }, ctx.clock);
+    const [enrolled, withRecord, neither] = [
+      await createUser(ctx.db, { role: 'learner' }),
+      await createUser(ctx.db, { role: 'learner' }),
+      await createUser(ctx.db, { role: 'learner' }),
+    ].map((u) => u.id) as [number, number, number];
+    const courseId = await createCourse(ctx.db);
+    const { lessonIds, testIds } = await createModuleWith(ctx.db, courseId, {
+      lessons: 2,
+      tests: 1,
+      unpublishedLessons: 1,
+    });
+    const at = (hours: number) => new Date(ctx.clock.now().getTime() + hours * HOUR).toISOString();
+    await ctx.db.kysely
+      .insertInto('user_courses')
+      .values({ user_id: enrolled, course_id: courseId, assigned_at: at(0) })
+      .execute();
+    await enrollment.refresh({ userIds: [enrolled], courseIds: [courseId] });
+    const [published, unpublished] = [lessonIds[0], lessonIds[2]] as [number, number];
+    for (const [user_id, lesson_id] of [
+      [enrolled, published],
+      [withRecord, unpublished],
+    ] as const)
+      await ctx.db.kysely
+        .insertInto('lesson_progress')
+        .values({ user_id, lesson_id, started_at: at(1), completed_at: at(2), created_at: at(1), updated_at: at(2) })
+        .execute();
+    await ctx.db.kysely
+      .insertInto('test_attempts')
+      .values({
+        user_id: enrolled,
+        test_id: testIds[0] as number,
+        attempt_number: 1,
+        started_at: at(3),
+        expires_at: null,
+        finished_at: at(4),
+        open_marker: null,
+        question_order: JSON.stringify([]),
+        answer_order: JSON.stringify({}),
+        snapshot: null,
+        score: 100,
+        correct_answers: 0,
+        is_passed: true,
+        created_at: at(3),
+        updated_at: at(4),
+      })
+      .execute();
+    const users = [enrolled, withRecord, neither];
+    const rows = () =>
+      ctx.db.kysely.selectFrom('learning_states').selectAll().orderBy('user_id').orderBy('course_id').execute();
+    const pairByPair = async () => {
+      for (const u of users) await states.refresh({ userIds: [u], courseIds: [courseId] });
+      return rows();
+    };
+
+    await states.refresh({ userIds: users, courseIds: [courseId] });
+    const together = await rows();
+    expect(together.map((r) => [r.user_id, r.lessons_completed, r.tests_completed])).toEqual([
+      [enrolled, 1, 1],
+      [withRecord, 0, 0],
+    ]);
+    await ctx.db.kysely.deleteFrom('learning_states').execute();
+    expect(await pairByPair()).toEqual(together);
+    // Refreshed again with nothing changed: the same rows.
+    expect(await pairByPair()).toEqual(together);
+
+    await ctx.db.kysely
+      .updateTable('courses')
+      .set({ deleted_at: at(5) })
+      .where('id', '=', courseId)
+      .execute();
+    expect(await pairByPair()).toEqual([]);
+  });
 });

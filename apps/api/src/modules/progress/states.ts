@@ -23,6 +23,7 @@ import {
   type AttentionGrouping,
   type AttentionLead,
 } from './attention.js';
+import { pairInputs, pairItemsAndRecords } from './pairInputs.js';
 import { ProgressRepository } from './repository.js';
 import {
   viewerCourseRows,
@@ -112,6 +113,8 @@ export class LearningStates {
       await this.writeTotals(courseIds);
       return;
     }
+    const [userId, courseId] = [onlyOne(userIds), onlyOne(courseIds)];
+    if (userId !== undefined && courseId !== undefined) return this.refreshPair(userId, courseId);
     const [enrolled, withRecords] = await Promise.all([this.enrollment.list(scope), this.progress.recordPairs(scope)]);
     const enrolledAt = new Map(enrolled.map((e) => [key(e.user_id, e.course_id), e.enrolled_at]));
     const pairs = new Map<string, { user_id: number; course_id: number }>();
@@ -153,6 +156,32 @@ export class LearningStates {
       const moved = rankingChanged(before, rows);
       if (moved.length > 0) await this.urgencyChanged(moved, now);
     }
+  }
+
+  /**
+   * `refresh` of one pair, the scope of every learner event: the same row from the same inputs, read
+   * by two queries (pairInputs.ts), and written only when it changes (a second start of a course's
+   * test, a lesson opened again).
+   */
+  private async refreshPair(userId: number, courseId: number): Promise<void> {
+    const { course, enrolledAt, hasRecords, stored } = await pairInputs(this.db, userId, courseId);
+    let row: StoredState | undefined;
+    if (course && (enrolledAt !== null || hasRecords)) {
+      const { items, records } = await pairItemsAndRecords(this.db, userId, courseId);
+      row = storedRow(userId, course, items, records, enrolledAt, this.clock.now());
+    }
+    if (row && stored && sameState(row, stored)) return;
+    if (row) {
+      const { user_id: _user, course_id: _course, ...values } = row;
+      await this.db
+        .insertInto('learning_states')
+        .values(row)
+        .onConflict((oc) => oc.columns(['user_id', 'course_id']).doUpdateSet(values))
+        .execute();
+    } else if (stored) await this.deleteRows({ userIds: [userId], courseIds: [courseId] });
+    else return;
+    const moved = rankingChanged(stored ? [stored] : [], row ? [row] : []);
+    if (moved.length > 0) await this.urgencyChanged(moved, this.clock.now());
   }
 
   /**
@@ -587,6 +616,29 @@ function urgentCourseOf(r: UrgentRow): UrgentCourse {
     status: r.status === null ? null : (STATUS_OF_RANK[r.status] ?? null),
     progress: progressPercent(r.done, r.total ?? 0),
   };
+}
+
+const onlyOne = (ids: readonly number[] | undefined) => (ids?.length === 1 ? ids[0] : undefined);
+
+const STATE_TIMES = [
+  'cycle_start',
+  'started_at',
+  'completed_at',
+  'deadline',
+  'valid_until',
+  'enrolled_at',
+  'warning_at',
+] as const satisfies readonly (keyof StoredState)[];
+
+/** Whether two rows of a pair hold the same values (times as instants: each database writes its own form). */
+function sameState(a: StoredState, b: StoredState): boolean {
+  const time = (t: string | null) => (t === null ? null : Date.parse(t));
+  return (
+    a.cycle === b.cycle &&
+    a.lessons_completed === b.lessons_completed &&
+    a.tests_completed === b.tests_completed &&
+    STATE_TIMES.every((c) => time(a[c]) === time(b[c]))
+  );
 }
 
 function storedRow(

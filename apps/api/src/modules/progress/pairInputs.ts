@@ -1,0 +1,212 @@
+import { sql, type Kysely } from 'kysely';
+import { PreparedQuery } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
+import type { CourseItems, CourseRules, StoredState } from './engine.js';
+import type { UserRecords } from './repository.js';
+
+/**
+ * Everything `LearningStates.refresh` needs for one (user, course) pair, in two indexed queries
+ * instead of the general path's six: every learner event (a lesson opened or completed, an attempt
+ * started or finished) refreshes exactly one pair inside its transaction, and on PostgreSQL each
+ * statement is a round trip the event's caller waits for. The queries gather the same inputs as
+ * `EnrollmentRepository.list`, `ProgressRepository.recordPairs` and `records`, and
+ * `CoursesRepository.rules` and `publishedItems` (whose definitions they repeat, tables joined
+ * the way `viewer.ts` does); the rules stay in engine.ts, and the property test of `states.test.ts`
+ * compares the rows they lead to with the engine's recomputation.
+ */
+export interface PairInputs {
+  /** The live course's rules; undefined when the course is deleted (the pair keeps no row). */
+  course: CourseRules | undefined;
+  enrolledAt: string | null;
+  /** Whether the user has any record of an item of the course, whatever the item's state. */
+  hasRecords: boolean;
+  /** The pair's stored row before the refresh. */
+  stored: StoredState | undefined;
+}
+
+type Params = { userId: number; courseId: number };
+
+const pairFacts = new PreparedQuery(['userId', 'courseId'], (db, { userId, courseId }: Params) =>
+  db
+    .selectFrom('courses as c')
+    .leftJoin('learning_states as s', (j) => j.onRef('s.course_id', '=', 'c.id').on('s.user_id', '=', userId))
+    .select((eb) => [
+      'c.id',
+      'c.deleted_at',
+      'c.is_published',
+      'c.accessibility',
+      'c.has_deadline',
+      'c.deadline_type',
+      'c.deadline_value',
+      'c.deadline_warning_days',
+      'c.has_recurrence',
+      'c.recurrence_value',
+      eb
+        .selectFrom('enrollments as e')
+        .select('e.enrolled_at')
+        .where('e.user_id', '=', userId)
+        .whereRef('e.course_id', '=', 'c.id')
+        .as('enrolled_at'),
+      // A boolean on PostgreSQL, 0 or 1 on SQLite.
+      eb
+        .or([
+          eb.exists(
+            eb
+              .selectFrom('lesson_progress as r')
+              .innerJoin('lessons as i', 'i.id', 'r.lesson_id')
+              .innerJoin('modules as m', 'm.id', 'i.module_id')
+              .select('r.id')
+              .where('r.user_id', '=', userId)
+              .whereRef('m.course_id', '=', 'c.id'),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('test_attempts as r')
+              .innerJoin('tests as i', 'i.id', 'r.test_id')
+              .innerJoin('modules as m', 'm.id', 'i.module_id')
+              .select('r.id')
+              .where('r.user_id', '=', userId)
+              .whereRef('m.course_id', '=', 'c.id'),
+          ),
+        ])
+        .$castTo<boolean | number>()
+        .as('has_records'),
+      's.cycle',
+      's.cycle_start',
+      's.started_at',
+      's.completed_at',
+      's.lessons_completed',
+      's.tests_completed',
+      's.deadline',
+      's.valid_until',
+      's.enrolled_at as stored_enrolled_at',
+      's.warning_at',
+    ])
+    .where('c.id', '=', courseId),
+);
+
+/**
+ * The course's published lessons and tests of live modules, in module and item order, each with the
+ * user's records of it (a row per record; one row with no record when there is none).
+ */
+const itemsWithRecords = new PreparedQuery(['userId', 'courseId'], (db, { userId, courseId }: Params) =>
+  db
+    .selectFrom('modules as m')
+    .innerJoin('lessons as i', 'i.module_id', 'm.id')
+    .leftJoin('lesson_progress as r', (j) => j.onRef('r.lesson_id', '=', 'i.id').on('r.user_id', '=', userId))
+    .select([
+      sql<'lesson' | 'test'>`'lesson'`.as('type'),
+      'i.id as item_id',
+      'm.sort_order as module_sort',
+      'm.id as module_id',
+      'i.sort_order as item_sort',
+      'r.id as record_id',
+      'r.started_at',
+      'r.completed_at as finished_at',
+      sql<boolean | null>`null`.as('is_passed'),
+    ])
+    .where('m.course_id', '=', courseId)
+    .where('m.deleted_at', 'is', null)
+    .where('i.is_published', '=', true)
+    .where('i.deleted_at', 'is', null)
+    .unionAll(
+      db
+        .selectFrom('modules as m')
+        .innerJoin('tests as i', 'i.module_id', 'm.id')
+        .leftJoin('test_attempts as r', (j) => j.onRef('r.test_id', '=', 'i.id').on('r.user_id', '=', userId))
+        .select([
+          sql<'lesson' | 'test'>`'test'`.as('type'),
+          'i.id as item_id',
+          'm.sort_order as module_sort',
+          'm.id as module_id',
+          'i.sort_order as item_sort',
+          'r.id as record_id',
+          'r.started_at',
+          'r.finished_at',
+          'r.is_passed',
+        ])
+        .where('m.course_id', '=', courseId)
+        .where('m.deleted_at', 'is', null)
+        .where('i.is_published', '=', true)
+        .where('i.deleted_at', 'is', null),
+    )
+    .orderBy('module_sort')
+    .orderBy('module_id')
+    .orderBy('item_sort')
+    .orderBy('item_id')
+    .orderBy('record_id'),
+);
+
+export async function pairInputs(db: Kysely<Database>, userId: number, courseId: number): Promise<PairInputs> {
+  const r = await pairFacts.executeTakeFirst(db, { userId, courseId });
+  if (!r) return { course: undefined, enrolledAt: null, hasRecords: false, stored: undefined };
+  return {
+    course:
+      r.deleted_at !== null
+        ? undefined
+        : {
+            id: r.id,
+            is_published: r.is_published,
+            accessibility: r.accessibility,
+            has_deadline: r.has_deadline,
+            deadline_type: r.deadline_type,
+            deadline_value: r.deadline_value,
+            deadline_warning_days: r.deadline_warning_days,
+            has_recurrence: r.has_recurrence,
+            recurrence_value: r.recurrence_value,
+          },
+    enrolledAt: r.enrolled_at,
+    hasRecords: Number(r.has_records) > 0,
+    stored:
+      r.cycle === null
+        ? undefined
+        : {
+            user_id: userId,
+            course_id: courseId,
+            cycle: r.cycle,
+            cycle_start: r.cycle_start,
+            started_at: r.started_at,
+            completed_at: r.completed_at,
+            lessons_completed: r.lessons_completed ?? 0,
+            tests_completed: r.tests_completed ?? 0,
+            deadline: r.deadline,
+            valid_until: r.valid_until,
+            enrolled_at: r.stored_enrolled_at,
+            warning_at: r.warning_at,
+          },
+  };
+}
+
+/** The course's published items in order and the user's records of them. */
+export async function pairItemsAndRecords(
+  db: Kysely<Database>,
+  userId: number,
+  courseId: number,
+): Promise<{ items: CourseItems; records: UserRecords }> {
+  const items = { lessonIds: [] as number[], testIds: [] as number[] };
+  const records: UserRecords = { lessons: new Map(), attempts: new Map() };
+  let last: string | undefined;
+  for (const r of await itemsWithRecords.execute(db, { userId, courseId })) {
+    const itemKey = `${r.type}:${r.item_id}`;
+    if (itemKey !== last) {
+      (r.type === 'lesson' ? items.lessonIds : items.testIds).push(r.item_id);
+      last = itemKey;
+    }
+    if (r.record_id === null) continue;
+    if (r.type === 'lesson')
+      push(records.lessons, r.item_id, { started_at: r.started_at, completed_at: r.finished_at });
+    else
+      push(records.attempts, r.item_id, {
+        started_at: r.started_at as string,
+        finished_at: r.finished_at,
+        is_passed: r.is_passed,
+      });
+  }
+  return { items, records };
+}
+
+function push<V>(map: Map<number, V[]>, key: number, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
