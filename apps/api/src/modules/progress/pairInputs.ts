@@ -5,14 +5,14 @@ import type { CourseItems, CourseRules, StoredState } from './engine.js';
 import type { UserRecords } from './repository.js';
 
 /**
- * Everything `LearningStates.refresh` needs for one (user, course) pair, in two indexed queries
+ * Everything `LearningStates.refresh` needs for one (user, course) pair, in one indexed statement
  * instead of the general path's six: every learner event (a lesson opened or completed, an attempt
  * started or finished) refreshes exactly one pair inside its transaction, and on PostgreSQL each
- * statement is a round trip the event's caller waits for. The queries gather the same inputs as
+ * statement is a round trip the event's caller waits for. The statement gathers the same inputs as
  * `EnrollmentRepository.list`, `ProgressRepository.recordPairs` and `records`, and
  * `CoursesRepository.rules` and `publishedItems` (whose definitions they repeat, tables joined
  * the way `viewer.ts` does); the rules stay in engine.ts, and the property test of `states.test.ts`
- * compares the rows they lead to with the engine's recomputation.
+ * compares the rows it leads to with the engine's recomputation.
  */
 export interface PairInputs {
   /** The live course's rules; undefined when the course is deleted (the pair keeps no row). */
@@ -22,11 +22,15 @@ export interface PairInputs {
   hasRecords: boolean;
   /** The pair's stored row before the refresh. */
   stored: StoredState | undefined;
+  /** The course's published items in order, and the user's records of them. */
+  items: CourseItems;
+  records: UserRecords;
 }
 
 type Params = { userId: number; courseId: number };
 
-const pairFacts = new PreparedQuery(['userId', 'courseId'], (db, { userId, courseId }: Params) =>
+/** The course's rules and deletion, the user's enrollment, whether they have records, their stored row. */
+const pairFacts = (db: Kysely<Database>, { userId, courseId }: Params) =>
   db
     .selectFrom('courses as c')
     .leftJoin('learning_states as s', (j) => j.onRef('s.course_id', '=', 'c.id').on('s.user_id', '=', userId))
@@ -82,14 +86,13 @@ const pairFacts = new PreparedQuery(['userId', 'courseId'], (db, { userId, cours
       's.enrolled_at as stored_enrolled_at',
       's.warning_at',
     ])
-    .where('c.id', '=', courseId),
-);
+    .where('c.id', '=', courseId);
 
 /**
  * The course's published lessons and tests of live modules, in module and item order, each with the
  * user's records of it (a row per record; one row with no record when there is none).
  */
-const itemsWithRecords = new PreparedQuery(['userId', 'courseId'], (db, { userId, courseId }: Params) =>
+const itemsWithRecords = (db: Kysely<Database>, { userId, courseId }: Params) =>
   db
     .selectFrom('modules as m')
     .innerJoin('lessons as i', 'i.module_id', 'm.id')
@@ -101,8 +104,8 @@ const itemsWithRecords = new PreparedQuery(['userId', 'courseId'], (db, { userId
       'm.id as module_id',
       'i.sort_order as item_sort',
       'r.id as record_id',
-      'r.started_at',
-      'r.completed_at as finished_at',
+      'r.started_at as record_started_at',
+      'r.completed_at as record_finished_at',
       sql<boolean | null>`null`.as('is_passed'),
     ])
     .where('m.course_id', '=', courseId)
@@ -121,25 +124,57 @@ const itemsWithRecords = new PreparedQuery(['userId', 'courseId'], (db, { userId
           'm.id as module_id',
           'i.sort_order as item_sort',
           'r.id as record_id',
-          'r.started_at',
-          'r.finished_at',
+          'r.started_at as record_started_at',
+          'r.finished_at as record_finished_at',
           'r.is_passed',
         ])
         .where('m.course_id', '=', courseId)
         .where('m.deleted_at', 'is', null)
         .where('i.is_published', '=', true)
         .where('i.deleted_at', 'is', null),
-    )
-    .orderBy('module_sort')
-    .orderBy('module_id')
-    .orderBy('item_sort')
-    .orderBy('item_id')
-    .orderBy('record_id'),
+    );
+
+/** The facts' one row (none: no such course) joined to every item row (nulls: no published item). */
+const pairRows = new PreparedQuery(['userId', 'courseId'], (db, params: Params) =>
+  db
+    .selectFrom(pairFacts(db, params).as('f'))
+    .leftJoin(itemsWithRecords(db, params).as('it'), (j) => j.onTrue())
+    .selectAll('f')
+    .selectAll('it')
+    .orderBy('it.module_sort')
+    .orderBy('it.module_id')
+    .orderBy('it.item_sort')
+    .orderBy('it.item_id')
+    .orderBy('it.record_id'),
 );
 
 export async function pairInputs(db: Kysely<Database>, userId: number, courseId: number): Promise<PairInputs> {
-  const r = await pairFacts.executeTakeFirst(db, { userId, courseId });
-  if (!r) return { course: undefined, enrolledAt: null, hasRecords: false, stored: undefined };
+  const rows = await pairRows.execute(db, { userId, courseId });
+  const items = { lessonIds: [] as number[], testIds: [] as number[] };
+  const records: UserRecords = { lessons: new Map(), attempts: new Map() };
+  const r = rows[0];
+  if (!r) return { course: undefined, enrolledAt: null, hasRecords: false, stored: undefined, items, records };
+  let last: string | undefined;
+  for (const row of rows) {
+    if (row.item_id === null) continue;
+    const itemKey = `${row.type}:${row.item_id}`;
+    if (itemKey !== last) {
+      (row.type === 'lesson' ? items.lessonIds : items.testIds).push(row.item_id);
+      last = itemKey;
+    }
+    if (row.record_id === null) continue;
+    if (row.type === 'lesson')
+      push(records.lessons, row.item_id, {
+        started_at: row.record_started_at,
+        completed_at: row.record_finished_at,
+      });
+    else
+      push(records.attempts, row.item_id, {
+        started_at: row.record_started_at as string,
+        finished_at: row.record_finished_at,
+        is_passed: row.is_passed,
+      });
+  }
   return {
     course:
       r.deleted_at !== null
@@ -174,35 +209,9 @@ export async function pairInputs(db: Kysely<Database>, userId: number, courseId:
             enrolled_at: r.stored_enrolled_at,
             warning_at: r.warning_at,
           },
+    items,
+    records,
   };
-}
-
-/** The course's published items in order and the user's records of them. */
-export async function pairItemsAndRecords(
-  db: Kysely<Database>,
-  userId: number,
-  courseId: number,
-): Promise<{ items: CourseItems; records: UserRecords }> {
-  const items = { lessonIds: [] as number[], testIds: [] as number[] };
-  const records: UserRecords = { lessons: new Map(), attempts: new Map() };
-  let last: string | undefined;
-  for (const r of await itemsWithRecords.execute(db, { userId, courseId })) {
-    const itemKey = `${r.type}:${r.item_id}`;
-    if (itemKey !== last) {
-      (r.type === 'lesson' ? items.lessonIds : items.testIds).push(r.item_id);
-      last = itemKey;
-    }
-    if (r.record_id === null) continue;
-    if (r.type === 'lesson')
-      push(records.lessons, r.item_id, { started_at: r.started_at, completed_at: r.finished_at });
-    else
-      push(records.attempts, r.item_id, {
-        started_at: r.started_at as string,
-        finished_at: r.finished_at,
-        is_passed: r.is_passed,
-      });
-  }
-  return { items, records };
 }
 
 function push<V>(map: Map<number, V[]>, key: number, value: V): void {

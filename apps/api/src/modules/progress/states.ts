@@ -23,7 +23,7 @@ import {
   type AttentionGrouping,
   type AttentionLead,
 } from './attention.js';
-import { pairInputs, pairItemsAndRecords } from './pairInputs.js';
+import { pairInputs } from './pairInputs.js';
 import { ProgressRepository } from './repository.js';
 import {
   viewerCourseRows,
@@ -160,16 +160,15 @@ export class LearningStates {
 
   /**
    * `refresh` of one pair, the scope of every learner event: the same row from the same inputs, read
-   * by two queries (pairInputs.ts), and written only when it changes (a second start of a course's
+   * by one statement (pairInputs.ts), and written only when it changes (a second start of a course's
    * test, a lesson opened again).
    */
   private async refreshPair(userId: number, courseId: number): Promise<void> {
-    const { course, enrolledAt, hasRecords, stored } = await pairInputs(this.db, userId, courseId);
-    let row: StoredState | undefined;
-    if (course && (enrolledAt !== null || hasRecords)) {
-      const { items, records } = await pairItemsAndRecords(this.db, userId, courseId);
-      row = storedRow(userId, course, items, records, enrolledAt, this.clock.now());
-    }
+    const { course, enrolledAt, hasRecords, stored, items, records } = await pairInputs(this.db, userId, courseId);
+    const row =
+      course && (enrolledAt !== null || hasRecords)
+        ? storedRow(userId, course, items, records, enrolledAt, this.clock.now())
+        : undefined;
     if (row && stored && sameState(row, stored)) return;
     if (row) {
       const { user_id: _user, course_id: _course, ...values } = row;
