@@ -8,10 +8,14 @@ import type { Database } from './schema.js';
  * in `run`, and every repository query issued inside it, however deep, runs in that one transaction
  * on either database. Repositories read `db` for each query and never open transactions themselves.
  */
-/** An open unit: its transaction, and what is to be written once at its end (see `UnitOfWork.atEnd`). */
+/**
+ * An open unit: its transaction, what is to be written once at its end (see `UnitOfWork.atEnd`), and
+ * what is to be done once it has committed (`UnitOfWork.afterCommit`).
+ */
 interface Unit {
   trx: Transaction<Database>;
   atEnd: Map<string, { value: unknown; finish: () => Promise<void> }>;
+  committed: (() => void)[];
 }
 
 export class UnitOfWork {
@@ -32,10 +36,11 @@ export class UnitOfWork {
   }
 
   /** Runs `work` atomically; a unit opened inside another joins it (one commit, at the outer end). */
-  run<T>(work: () => Promise<T>): Promise<T> {
+  async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.inUnit) return work();
-    return this.root.transaction().execute((trx) => {
-      const unit: Unit = { trx, atEnd: new Map() };
+    const committed: (() => void)[] = [];
+    const result = await this.root.transaction().execute((trx) => {
+      const unit: Unit = { trx, atEnd: new Map(), committed };
       return this.#current.run(unit, async () => {
         const result = await work();
         // In the transaction, before it commits; a finisher may register another.
@@ -46,6 +51,18 @@ export class UnitOfWork {
         return result;
       });
     });
+    for (const done of committed) done();
+    return result;
+  }
+
+  /**
+   * Runs `done` once what the current unit wrote has committed (at once outside a unit; never if the
+   * unit rolls back): for what a process may keep only of committed rows.
+   */
+  afterCommit(done: () => void): void {
+    const unit = this.#current.getStore();
+    if (unit) unit.committed.push(done);
+    else done();
   }
 
   /**

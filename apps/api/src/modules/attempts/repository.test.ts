@@ -6,6 +6,7 @@ import {
   createTestApp,
   createUser,
   dialectName,
+  queriesDuring,
   recordAttempt,
   type TestContext,
 } from '../../test/harness.js';
@@ -96,5 +97,37 @@ describe(`attempts repository (${dialectName})`, () => {
     expect([kept?.user_id, kept?.snapshot.passing_score]).toEqual([two.id, 20]);
     // Read outside a transaction: committed, so the facts now answer by id alone.
     expect((await repo.forAnswer(id))?.finished_at).toBeUndefined();
+  });
+
+  it("keeps a start's snapshot once the start commits: the learner's next calls do not read it back", async () => {
+    const course = await createCourse(ctx.db);
+    const testId = (await createModuleWith(ctx.db, course, { tests: 1 })).testIds[0] as number;
+    const user = await createUser(ctx.db, { role: 'learner' });
+    const uow = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
+    const repo = new AttemptsRepository(uow);
+    const snapshot = { passing_score: 70, questions: [] };
+    let id = 0;
+    await uow.run(async () => {
+      id = await repo.insert(
+        {
+          user_id: user.id,
+          test_id: testId,
+          attempt_number: 1,
+          started_at: '2026-01-03T10:00:00.000Z',
+          expires_at: '2026-01-03T10:10:00.000Z',
+          question_order: [],
+          answer_order: {},
+          snapshot,
+        },
+        '2026-01-03T10:00:00.000Z',
+      );
+      // Not yet committed: an answer by id alone would trust an attempt that may still be undone.
+      expect(await queriesDuring(() => repo.forAnswer(id))).not.toEqual([]);
+    });
+    expect(await queriesDuring(() => repo.forAnswer(id))).toEqual([]);
+    expect((await repo.forAnswer(id))?.snapshot).toEqual(snapshot);
+    // The row itself is read (it may be finished by now), its snapshot is not.
+    const read = await queriesDuring(async () => expect((await repo.find(id))?.snapshot).toEqual(snapshot));
+    expect(read).toHaveLength(1);
   });
 });

@@ -53,6 +53,8 @@ const COLUMNS = [
 ] as const;
 
 type LeanAttempt = Omit<AttemptRow, 'snapshot'>;
+/** What a kept snapshot is matched by: the facts of its row. */
+type AttemptKey = Omit<AttemptFacts, 'snapshot'>;
 
 const attemptById = new PreparedQuery(['id'], (db, { id }: { id: number }) =>
   db.selectFrom('test_attempts').select(COLUMNS).where('id', '=', id),
@@ -99,7 +101,7 @@ export type AttemptFacts = Pick<
 class AttemptCache {
   readonly #kept = new Map<number, { key: string; facts: AttemptFacts; confirmed: boolean }>();
 
-  static key(a: LeanAttempt): string {
+  static key(a: AttemptKey): string {
     return `${a.id}:${a.user_id}:${a.test_id}:${a.attempt_number}:${a.started_at}:${a.expires_at}`;
   }
 
@@ -129,7 +131,7 @@ class AttemptCache {
     return hit?.confirmed ? hit.facts : undefined;
   }
 
-  set(a: LeanAttempt, snapshot: AttemptSnapshot, confirmed: boolean): AttemptSnapshot {
+  set(a: AttemptKey, snapshot: AttemptSnapshot, confirmed: boolean): AttemptSnapshot {
     const { id, user_id, test_id, attempt_number, started_at, expires_at } = a;
     const facts = { id, user_id, test_id, attempt_number, started_at, expires_at, snapshot: deepFreeze(snapshot) };
     this.#kept.delete(id);
@@ -287,6 +289,11 @@ export class AttemptsRepository {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // The learner's next calls (the test view, each answer) then need not read the snapshot back.
+    const { user_id, test_id, attempt_number, started_at, expires_at, snapshot } = input;
+    this.uow.afterCommit(() =>
+      this.#snapshots.set({ id: row.id, user_id, test_id, attempt_number, started_at, expires_at }, snapshot, true),
+    );
     return row.id;
   }
 
