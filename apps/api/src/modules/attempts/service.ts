@@ -272,26 +272,39 @@ export class AttemptsService {
 
   /** Continues the open attempt, or draws a new one; 422 (with `blocked_until`) when it may not start. */
   async start(user: SessionUser, testId: number): Promise<{ id: number; message: string }> {
-    // The questions are read with the test: a start draws from them as they were at that moment.
-    const [{ test, seen }, askable] = await allInOrder(this.seenTest(user, testId), this.tests.askable(testId));
-    const attempt = () => this.uow.run(() => this.startInUnit(user, test, this.cycleStart(seen), askable));
+    // The questions are read with the test: a start draws from them as they were at that moment. The
+    // user's attempts are read alongside, outside the transaction: an open one is continued without
+    // one, and a new attempt's number and open marker are unique in the database, so a parallel start
+    // that read the same list fails its insert and reads again below.
+    const [{ test, seen }, askable, known] = await allInOrder(
+      this.seenTest(user, testId),
+      this.tests.askable(testId),
+      this.attempts.ofUser(user.id, testId),
+    );
+    const now = this.clock.now().getTime();
+    const open = known.find((a) => a.finished_at === null && !ranOut(a, now));
+    if (open) return { id: open.id, message: A.continued };
+    const since = this.cycleStart(seen);
     try {
-      return await attempt();
+      return await this.uow.run(() => this.startInUnit(user, test, since, askable, known));
     } catch (error) {
       // A parallel start won the race for the one open attempt: continue it.
       const code = (error as { code?: unknown }).code;
-      if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return attempt();
+      if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE')
+        return this.uow.run(() => this.startInUnit(user, test, since, askable));
       throw error;
     }
   }
 
+  /** A new attempt, or the open one; `known` is the user's attempts as read before the unit. */
   private async startInUnit(
     user: SessionUser,
     test: TestRow,
     since: string | null,
     askable: Askable,
+    known?: AttemptRow[],
   ): Promise<{ id: number; message: string }> {
-    const attempts = await this.closeExpired(await this.attempts.ofUser(user.id, test.id));
+    const attempts = await this.closeExpired(known ?? (await this.attempts.ofUser(user.id, test.id)));
     const open = attempts.find((a) => a.finished_at === null);
     if (open) return { id: open.id, message: A.continued };
     const block = this.blocked(test, attempts, since);
