@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { CourseItems, CourseRules, StoredState } from './engine.js';
@@ -154,13 +154,14 @@ export async function pairInputs(db: Kysely<Database>, userId: number, courseId:
   const records: UserRecords = { lessons: new Map(), attempts: new Map() };
   const r = rows[0];
   if (!r) return { course: undefined, enrolledAt: null, hasRecords: false, stored: undefined, items, records };
-  let last: string | undefined;
+  // A lesson and a test may share an id and a place, so their rows may interleave: each item once.
+  const listed = { lessons: new Set<number>(), tests: new Set<number>() };
   for (const row of rows) {
     if (row.item_id === null) continue;
-    const itemKey = `${row.type}:${row.item_id}`;
-    if (itemKey !== last) {
-      (row.type === 'lesson' ? items.lessonIds : items.testIds).push(row.item_id);
-      last = itemKey;
+    const [seen, list] = row.type === 'lesson' ? [listed.lessons, items.lessonIds] : [listed.tests, items.testIds];
+    if (!seen.has(row.item_id)) {
+      seen.add(row.item_id);
+      list.push(row.item_id);
     }
     if (row.record_id === null) continue;
     if (row.type === 'lesson')
@@ -218,4 +219,13 @@ function push<V>(map: Map<number, V[]>, key: number, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/**
+ * Makes another transaction refreshing the same pair wait until this one ends (PostgreSQL; SQLite runs
+ * one transaction at a time): its read then sees this one's records, and the row it writes counts both.
+ */
+export async function holdPair(db: Kysely<Database>, userId: number, courseId: number): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`select pg_advisory_xact_lock(${userId}::int4, ${courseId}::int4)`.execute(db);
 }

@@ -1,4 +1,5 @@
 import { random } from '../../test/random.js';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnitOfWork } from '../../db/unitOfWork.js';
 import { DAY, HOUR } from '../../platform/clock.js';
@@ -9,6 +10,7 @@ import {
   createTestApp,
   createUser,
   dialectName,
+  TEST_DATABASE_URL,
   type TestContext,
 } from '../../test/harness.js';
 import { CoursesRepository } from '../courses/repository.js';
@@ -320,4 +322,127 @@ describe(`maintained learning state equals the engine's recomputation after any 
       .execute();
     expect(await pairByPair()).toEqual([]);
   });
+
+  it('counts a lesson and a test of the same id and place once each, whatever order their records come in', async () => {
+    const { states } = learningStatesOver({ db: ctx.db.kysely }, ctx.clock);
+    const user = (await createUser(ctx.db, { role: 'learner' })).id;
+    const courseId = await createCourse(ctx.db);
+    const { moduleId } = await createModuleWith(ctx.db, courseId, {});
+    const at = new Date(ctx.clock.now().getTime() - HOUR).toISOString();
+    // Lessons and tests count their ids apart, and two authors may give items the same place.
+    await ctx.db.kysely
+      .insertInto('lessons')
+      .values({ id: 900, module_id: moduleId, name: 'Урок', is_published: true, sort_order: 1 })
+      .execute();
+    await ctx.db.kysely
+      .insertInto('tests')
+      .values({ id: 900, module_id: moduleId, name: 'Тест', is_published: true, sort_order: 1 })
+      .execute();
+    const lessonRow = (id: number) => ({
+      id,
+      user_id: user,
+      lesson_id: 900,
+      started_at: at,
+      completed_at: at,
+      created_at: at,
+      updated_at: at,
+    });
+    await ctx.db.kysely.insertInto('lesson_progress').values(lessonRow(1000)).execute();
+    await ctx.db.kysely
+      .insertInto('test_attempts')
+      .values({
+        id: 1001,
+        user_id: user,
+        test_id: 900,
+        attempt_number: 1,
+        started_at: at,
+        expires_at: null,
+        finished_at: at,
+        open_marker: null,
+        question_order: '[]',
+        answer_order: '{}',
+        snapshot: null,
+        score: 0,
+        correct_answers: 0,
+        is_passed: false,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await ctx.db.kysely.insertInto('lesson_progress').values(lessonRow(1002)).execute();
+    const row = async () =>
+      ctx.db.kysely
+        .selectFrom('learning_states')
+        .select(['lessons_completed', 'tests_completed'])
+        .where('user_id', '=', user)
+        .executeTakeFirst();
+    await states.refresh({ userIds: [user], courseIds: [courseId] });
+    const alone = await row();
+    await states.refresh({ userIds: [user, user + 1], courseIds: [courseId] });
+    expect(alone).toEqual(await row());
+    expect(alone).toEqual({ lessons_completed: 1, tests_completed: 0 });
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)(
+    'keeps both of two parallel events of one pair: the second refresh waits for the first to commit',
+    async () => {
+      const user = (await createUser(ctx.db, { role: 'learner' })).id;
+      const courseId = await createCourse(ctx.db);
+      const { lessonIds } = await createModuleWith(ctx.db, courseId, { lessons: 2 });
+      const { enrollment } = learningStatesOver({ db: ctx.db.kysely }, ctx.clock);
+      const at = ctx.clock.now().toISOString();
+      await ctx.db.kysely
+        .insertInto('user_courses')
+        .values({ user_id: user, course_id: courseId, assigned_at: at })
+        .execute();
+      await enrollment.refresh({ userIds: [user], courseIds: [courseId] });
+      const complete = async (uow: UnitOfWork, lessonId: number) => {
+        await uow.db
+          .insertInto('lesson_progress')
+          .values({
+            user_id: user,
+            lesson_id: lessonId,
+            started_at: at,
+            completed_at: at,
+            created_at: at,
+            updated_at: at,
+          })
+          .execute();
+        await learningStatesOver(uow, ctx.clock).states.refresh({ userIds: [user], courseIds: [courseId] });
+      };
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let refreshed = (_pid: number) => {};
+      const firstRefreshed = new Promise<number>((resolve) => (refreshed = resolve));
+      const one = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
+      const first = one.run(async () => {
+        await complete(one, lessonIds[0] as number);
+        const pid = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(one.db);
+        refreshed(pid.rows[0]?.pid ?? 0);
+        await gate;
+      });
+      const holder = await firstRefreshed;
+      const two = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
+      const second = two.run(() => complete(two, lessonIds[1] as number));
+      // Until the second transaction waits for the first (not for any other test's).
+      for (;;) {
+        const waiting =
+          await sql`select 1 from pg_stat_activity where ${holder}::int = any(pg_blocking_pids(pid))`.execute(
+            ctx.db.kysely,
+          );
+        if (waiting.rows.length > 0) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      release();
+      await first;
+      await second;
+      const kept = await ctx.db.kysely
+        .selectFrom('learning_states')
+        .select(['lessons_completed', 'completed_at'])
+        .where('user_id', '=', user)
+        .executeTakeFirstOrThrow();
+      expect(kept.lessons_completed).toBe(2);
+      expect(kept.completed_at).not.toBeNull();
+    },
+  );
 });

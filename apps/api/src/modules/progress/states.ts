@@ -23,7 +23,7 @@ import {
   type AttentionGrouping,
   type AttentionLead,
 } from './attention.js';
-import { pairInputs } from './pairInputs.js';
+import { holdPair, pairInputs } from './pairInputs.js';
 import { ProgressRepository } from './repository.js';
 import {
   viewerCourseRows,
@@ -164,19 +164,27 @@ export class LearningStates {
    * test, a lesson opened again).
    */
   private async refreshPair(userId: number, courseId: number): Promise<void> {
+    await holdPair(this.db, userId, courseId);
     const { course, enrolledAt, hasRecords, stored, items, records } = await pairInputs(this.db, userId, courseId);
     const row =
       course && (enrolledAt !== null || hasRecords)
         ? storedRow(userId, course, items, records, enrolledAt, this.clock.now())
         : undefined;
     if (row && stored && sameState(row, stored)) return;
-    if (row) {
+    // A refresh of many pairs (a course-wide change) takes no pair's lock: if it changed this row since
+    // the read, the write below fails (a duplicate key, or no row where one was read) rather than
+    // keep a row computed without its change.
+    if (row && !stored) await this.db.insertInto('learning_states').values(row).execute();
+    else if (row) {
       const { user_id: _user, course_id: _course, ...values } = row;
-      await this.db
-        .insertInto('learning_states')
-        .values(row)
-        .onConflict((oc) => oc.columns(['user_id', 'course_id']).doUpdateSet(values))
-        .execute();
+      const updated = await this.db
+        .updateTable('learning_states')
+        .set(values)
+        .where('user_id', '=', userId)
+        .where('course_id', '=', courseId)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1)
+        throw new Error(`learning state ${userId}:${courseId} changed meanwhile`);
     } else if (stored) await this.deleteRows({ userIds: [userId], courseIds: [courseId] });
     else return;
     const moved = rankingChanged(stored ? [stored] : [], row ? [row] : []);
