@@ -10,7 +10,19 @@ import { performance } from 'node:perf_hooks';
 
 export interface Answer {
   status: number;
-  body: string;
+  /** Decoded on first read: like autocannon, a call whose answer is not looked at never decodes it. */
+  readonly body: string;
+}
+
+function answerOf(status: number, chunks: Buffer[]): Answer {
+  let body: string | undefined;
+  return {
+    status,
+    get body() {
+      body ??= Buffer.concat(chunks).toString('utf8');
+      return body;
+    },
+  };
 }
 
 export class LoadClient {
@@ -63,7 +75,7 @@ export class LoadClient {
           (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+            res.on('end', () => resolve(answerOf(res.statusCode ?? 0, chunks)));
             res.on('error', reject);
           },
         );

@@ -56,6 +56,7 @@ describe(`migrations (${dialectName})`, () => {
         '0010_learning_state_urgency',
         '0011_live_user_count',
         '0012_user_urgency',
+        '0013_course_cards_version',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -234,6 +235,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0010_learning_state_urgency',
         '0011_live_user_count',
         '0012_user_urgency',
+        '0013_course_cards_version',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -303,7 +305,10 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         })
         .execute();
 
-      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual(['0012_user_urgency']);
+      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([
+        '0012_user_urgency',
+        '0013_course_cards_version',
+      ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
 

@@ -13,6 +13,7 @@ import { remindersMigration } from './migrations/0009_reminders.js';
 import { learningStateUrgencyMigration } from './migrations/0010_learning_state_urgency.js';
 import { liveUserCountMigration } from './migrations/0011_live_user_count.js';
 import { userUrgencyMigration } from './migrations/0012_user_urgency.js';
+import { courseCardsVersionMigration } from './migrations/0013_course_cards_version.js';
 import type { Database } from './schema.js';
 import { learningStatesOver } from '../modules/progress/states.js';
 
@@ -31,6 +32,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0010_learning_state_urgency': learningStateUrgencyMigration(kind) as Migration,
     '0011_live_user_count': liveUserCountMigration(kind) as Migration,
     '0012_user_urgency': userUrgencyMigration(kind) as Migration,
+    '0013_course_cards_version': courseCardsVersionMigration(kind) as Migration,
   };
 }
 

@@ -145,7 +145,10 @@ export interface CourseStatsTable {
   lessons_total: number;
   tests_total: number;
 }
-/** Counts kept by triggers (migration 0011): 'live_users'. */
+/**
+ * Counts kept by triggers: 'live_users' (migration 0011), 'course_cards_version' (0013); and
+ * 'user_urgency_built', the mark of the kept rankings (0012).
+ */
 export interface CountersTable {
   name: string;
   value: number;

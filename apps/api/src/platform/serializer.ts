@@ -35,12 +35,25 @@ function simplify(node: unknown): unknown {
  * list of 200 course cards that check cost a quarter of the request. A schema JSON Schema cannot
  * express (a transform) keeps zod's own serializer.
  */
-export const responseSerializerCompiler: FastifySerializerCompiler<ZodType> = (route) => {
+export const responseSerializerCompiler: FastifySerializerCompiler<ZodType> = (route) =>
+  compiledWriter(route.schema) ?? zodSerializerCompiler(route);
+
+function compiledWriter(schema: ZodType): ((data: unknown) => string) | undefined {
   let json: JsonSchema;
   try {
-    json = z.toJSONSchema(route.schema, { io: 'output', target: 'draft-7', unrepresentable: 'throw' }) as JsonSchema;
+    json = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'throw' }) as JsonSchema;
   } catch {
-    return zodSerializerCompiler(route);
+    return undefined;
   }
   return fastJson(simplify(json) as Parameters<typeof fastJson>[0]);
-};
+}
+
+/**
+ * The JSON text a route with `schema` as its response writes for `data`: for answers a service keeps
+ * as text (sent with `sendJsonText`), identical to what the route would have written.
+ */
+export function jsonWriterFor<T extends ZodType>(schema: T): (data: z.output<T>) => string {
+  const write = compiledWriter(schema);
+  if (!write) throw new Error('jsonWriterFor: the schema cannot be written as JSON Schema');
+  return write;
+}

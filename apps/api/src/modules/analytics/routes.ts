@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   analyticsCourseParams,
   analyticsOverviewResponse,
@@ -7,14 +6,9 @@ import {
   employeeDetailResponse,
   errorResponse,
 } from '@lms/contract';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sendJsonText } from '../../platform/sendJsonText.js';
 import type { AnalyticsService } from './service.js';
-
-/** JSON text already made in chunks: sent as a stream, so the response schema is not applied again. */
-function sendJson(reply: FastifyReply, chunks: Iterable<Buffer>) {
-  return reply.type('application/json; charset=utf-8').send(Readable.from(chunks));
-}
 
 const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 const access = 'analytics.view' as const;
@@ -31,7 +25,7 @@ export const analyticsRoutes =
         schema: { tags, response: { 200: analyticsOverviewResponse, ...errors } },
       },
       // Written in chunks as it is produced (AnalyticsService.overviewJson); the schema above documents it.
-      async (request, reply) => sendJson(reply, await analytics.overviewJson(await request.requireUser())),
+      async (request, reply) => sendJsonText(reply, await analytics.overviewJson(await request.requireUser())),
     );
 
     app.get(

@@ -77,6 +77,39 @@ describe(`catalogue (${dialectName})`, () => {
     expect(card).toMatchObject({ groups: 2, students: 2 });
   });
 
+  it("is everyone's text for a viewer enrolled nowhere, follows every change, and gives an enrolled viewer their own figures", async () => {
+    const cat = await createCategory('Первая');
+    const id = (await admin.post('/api/courses', { name: 'Курс', category_id: cat.id })).json().result.item.id;
+    await createModuleWith(ctx.db, id, { lessons: 2, tests: 0 });
+    const first = await admin.get('/api/courses');
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect((await admin.get('/api/courses')).body).toBe(first.body);
+
+    await admin.put(`/api/courses/categories/${cat.id}`, { name: 'Вторая' });
+    await admin.put(`/api/courses/${id}`, { title: 'Новое', description: 'Описание' });
+    await admin.post(`/api/courses/${id}/publish`, { is_published: true });
+    const { client: enrolled, user } = await clientAs(ctx, 'admin');
+    await admin.post('/api/admin/user-courses/attach', { user_id: user.id, course_ids: [id] });
+    const everyone = (await admin.get('/api/courses')).json().result.items;
+    expect(everyone[0]).toMatchObject({
+      name: 'Вторая',
+      items: [{ name: 'Новое', description: 'Описание', students: 1 }],
+    });
+
+    // Their own figures in the course (a deadline of their enrollment), the same card otherwise.
+    await admin.put(`/api/courses/${id}`, {
+      has_deadline: true,
+      deadline_type: 'from_enrollment',
+      deadline_value: 10,
+      deadline_unit: 'days',
+      deadline_warning_days: 3,
+    });
+    const theirs = (await enrolled.get('/api/courses')).json().result.items;
+    const [mine] = (await admin.get('/api/courses')).json().result.items[0].items;
+    expect(mine).toMatchObject({ deadline: null, deadline_status: null });
+    expect(theirs[0].items[0]).toEqual({ ...mine, deadline: expect.any(String), deadline_status: 'in_order' });
+  });
+
   it('refuses duplicate names with "Введите другое название"', async () => {
     await createCategory('Продукты');
     const dup = await admin.post('/api/courses/categories', { name: 'продукты' });

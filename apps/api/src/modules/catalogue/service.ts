@@ -1,10 +1,12 @@
-import { UNCATEGORISED_ID, UNCATEGORISED_NAME, type CatalogueCategory } from '@lms/contract';
+import { UNCATEGORISED_ID, UNCATEGORISED_NAME, catalogueResponse, type CatalogueCategory } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
+import { jsonWriterFor } from '../../platform/serializer.js';
 import type { CoursesRepository } from '../courses/repository.js';
 import type { CoursesService } from '../courses/service.js';
 import type { LearningEngine } from '../progress/service.js';
+import type { ViewerCourse } from '../progress/states.js';
 import { courseCard } from './cards.js';
 import { foldCase, type CatalogueRepository } from './repository.js';
 
@@ -24,6 +26,9 @@ export const CATALOGUE_MESSAGES = {
   noRightsCourse: 'У вас нет прав для создания курса',
 } as const;
 
+/** What the route would write for the answer: everyone's catalogue is kept as this text. */
+const writeAnswer = jsonWriterFor(catalogueResponse);
+
 const duplicate = (field: string) =>
   unprocessable(CATALOGUE_MESSAGES.duplicate, { [field]: [CATALOGUE_MESSAGES.duplicate] });
 
@@ -38,9 +43,28 @@ export class CatalogueService {
     private readonly clock: Clock,
   ) {}
 
-  /** Every category (the uncategorised pseudo-category -1 last, when it has courses) with its cards. */
-  async list(viewerId: number): Promise<CatalogueCategory[]> {
-    const [categories, courses] = await Promise.all([this.repo.categories(), this.engine.viewerCourses(viewerId)]);
+  /**
+   * The answer of `GET /api/courses`: every category (the uncategorised pseudo-category -1 last, when
+   * it has courses) with its cards, or, for a viewer enrolled nowhere and with no state
+   * (whose catalogue is everyone's), the answer's JSON text, made once per version of the kept course
+   * rows. Categories are read after that version, so the text is never older than the rows it names.
+   */
+  async answer(viewerId: number): Promise<{ json: Buffer } | { items: CatalogueCategory[] }> {
+    const { shared, list } = await this.engine.everyCourse(viewerId);
+    if (!shared) return { items: await this.categorised(await list()) };
+    let json = this.#sharedAnswers.get(shared);
+    if (!json) {
+      const items = await this.categorised(await list());
+      json = Buffer.from(writeAnswer({ result: { success: true, items } }));
+      this.#sharedAnswers.set(shared, json);
+    }
+    return { json };
+  }
+
+  readonly #sharedAnswers = new WeakMap<object, Buffer>();
+
+  private async categorised(courses: ViewerCourse[]): Promise<CatalogueCategory[]> {
+    const categories = await this.repo.categories();
     const byCategory = new Map<number | null, CatalogueCourse[]>();
     for (const { course, summary } of courses) {
       const card = {

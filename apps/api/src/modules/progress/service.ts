@@ -165,6 +165,11 @@ export class LearningEngine {
     return this.maintained.viewerCourses(userId, opts);
   }
 
+  /** Every live course with the viewer's summary, named `shared` when it is everyone's list (states.ts). */
+  everyCourse(userId: number) {
+    return this.maintained.everyCourse(userId);
+  }
+
   /**
    * Lessons of visible courses that the user started and has not completed in the course's current
    * cycle, newest start first (the home slider, spec 01 §2.7), with what their cards show: one query

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { InferResult, Kysely } from 'kysely';
 import { PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { CourseRules, StoredState } from './engine.js';
@@ -28,7 +28,7 @@ export interface ViewerCourseRow extends CourseRules {
   groups: number;
 }
 
-function viewerCourseQuery(db: Kysely<Database>, userId: number) {
+function viewerCourseSelect(db: Kysely<Database>, userId: number) {
   return db
     .selectFrom('courses as c')
     .leftJoin('enrollments as e', (j) => j.onRef('e.course_id', '=', 'c.id').on('e.user_id', '=', userId))
@@ -72,10 +72,14 @@ function viewerCourseQuery(db: Kysely<Database>, userId: number) {
         .whereRef('g.course_id', '=', 'c.id')
         .as('groups'),
     ])
-    .where('c.deleted_at', 'is', null)
-    .orderBy('c.sort_order')
-    .orderBy('c.id');
+    .where('c.deleted_at', 'is', null);
 }
+
+function viewerCourseQuery(db: Kysely<Database>, userId: number) {
+  return viewerCourseSelect(db, userId).orderBy('c.sort_order').orderBy('c.id');
+}
+
+type CourseRowRaw = InferResult<ReturnType<typeof viewerCourseSelect>>[number];
 
 const allCourses = new PreparedQuery(['userId'], (db, { userId }: { userId: number }) => viewerCourseQuery(db, userId));
 const visibleCourses = new PreparedQuery(['userId'], (db, { userId }: { userId: number }) =>
@@ -88,6 +92,35 @@ const visibleCourses = new PreparedQuery(['userId'], (db, { userId }: { userId: 
       ]),
     ),
 );
+/**
+ * The version of what course rows show outside any viewer (courses, categories, kept counts, group
+ * links; raised by triggers in each writer's transaction, migration 0013) with the live courses in
+ * which the viewer has an enrollment or a stored state, in one statement: one row of nulls but the
+ * version when there are none.
+ */
+const ownCoursesWithVersion = new PreparedQuery(['userId'], (db, { userId }: { userId: number }) =>
+  db
+    .selectFrom('counters as v')
+    .leftJoin(
+      viewerCourseSelect(db, userId)
+        .where('c.id', 'in', (eb) =>
+          eb
+            .selectFrom('enrollments')
+            .select('course_id')
+            .where('user_id', '=', userId)
+            .union(eb.selectFrom('learning_states').select('course_id').where('user_id', '=', userId)),
+        )
+        .as('o'),
+      (j) => j.onTrue(),
+    )
+    .selectAll('o')
+    .select('v.value as cards_version')
+    .where('v.name', '=', 'course_cards_version')
+    .$castTo<{ cards_version: number } & (CourseRowRaw | { id: null })>(),
+);
+/** No user has id 0 (ids start at 1): a viewer who has no enrollment and no state anywhere. */
+const NOBODY = 0;
+
 const oneCourse = new PreparedQuery(
   ['userId', 'courseId'],
   (db, { userId, courseId }: { userId: number; courseId: number }) =>
@@ -131,7 +164,27 @@ export async function viewerCourseRows(
     : testId !== undefined
       ? courseOfTest.execute(db, { userId, testId })
       : (opts.visibleOnly ? visibleCourses : allCourses).execute(db, { userId }));
-  return rows.map((r) => ({
+  return rows.map((r) => rowOf(r, userId));
+}
+
+/**
+ * The live courses in which the viewer has an enrollment or a stored state, with the version of what
+ * the other courses show them (`liveCourseRows`).
+ */
+export async function ownCourseRows(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<{ cardsVersion: number; rows: ViewerCourseRow[] }> {
+  const found = await ownCoursesWithVersion.execute(db, { userId });
+  const first = found[0];
+  if (!first) throw new Error('counters.course_cards_version is missing');
+  const rows: ViewerCourseRow[] = [];
+  for (const r of found) if (r.id !== null) rows.push(rowOf(r, userId));
+  return { cardsVersion: first.cards_version, rows };
+}
+
+function rowOf(r: CourseRowRaw, userId: number): ViewerCourseRow {
+  return {
     id: r.id,
     title: r.title,
     description: r.description,
@@ -169,7 +222,12 @@ export async function viewerCourseRows(
     lessons_total: r.lessons_total ?? 0,
     tests_total: r.tests_total ?? 0,
     groups: Number(r.groups ?? 0),
-  }));
+  };
+}
+
+/** All live courses as a viewer with no enrollment and no state anywhere sees them. */
+export function liveCourseRows(db: Kysely<Database>): Promise<ViewerCourseRow[]> {
+  return viewerCourseRows(db, NOBODY);
 }
 
 /** One of the viewer's lesson records, with the lesson's card and its course's visibility inputs. */
