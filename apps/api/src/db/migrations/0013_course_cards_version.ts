@@ -17,20 +17,33 @@ export function courseCardsVersionMigration(kind: DialectKind) {
       await sql`insert into counters (name, value) values ('course_cards_version', 1)`.execute(db);
       const bump = sql.raw(`update counters set value = value + 1 where name = 'course_cards_version'`);
       if (kind === 'sqlite') {
+        // One writer at a time: raising it with each row locks nothing another writer waits for.
         for (const table of COURSE_CARD_TABLES)
           for (const op of ['insert', 'update', 'delete'])
             await sql`create trigger ${sql.raw(`${table}_cards_version_${op}`)} after ${sql.raw(op)}
               on ${sql.table(table)} begin ${bump}; end`.execute(db);
         return;
       }
+      // At commit, once per transaction: the counter's row is locked only while its writer commits,
+      // after every other lock the writer takes. Raised in the middle of a transaction, it would be
+      // held from then on: every writer of these tables on any course would queue behind it, and two
+      // writers could deadlock (one holding the counter and waiting for a course_stats row the other
+      // holds while it waits for the counter).
       await sql`create function course_cards_version() returns trigger language plpgsql as $$
-        begin ${bump}; return null; end $$`.execute(db);
-      // Once per statement: a bulk change raises the version once, and holds the counter's row lock
-      // only as long as its transaction, as any writer of these tables does.
-      for (const table of COURSE_CARD_TABLES)
-        await sql`create trigger ${sql.raw(`${table}_cards_version`)}
-          after insert or update or delete or truncate on ${sql.table(table)}
+        begin
+          if current_setting('lms.course_cards_raised', true) is distinct from 'on' then
+            perform set_config('lms.course_cards_raised', 'on', true);
+            ${bump};
+          end if;
+          return null;
+        end $$`.execute(db);
+      for (const table of COURSE_CARD_TABLES) {
+        await sql`create constraint trigger ${sql.raw(`${table}_cards_version`)}
+          after insert or update or delete on ${sql.table(table)} deferrable initially deferred
+          for each row execute function course_cards_version()`.execute(db);
+        await sql`create trigger ${sql.raw(`${table}_cards_version_truncate`)} after truncate on ${sql.table(table)}
           for each statement execute function course_cards_version()`.execute(db);
+      }
     },
   };
 }

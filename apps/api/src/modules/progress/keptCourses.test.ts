@@ -1,7 +1,16 @@
+import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/schema.js';
 import { UnitOfWork } from '../../db/unitOfWork.js';
 import { random } from '../../test/random.js';
-import { createCourse, createTestApp, createUser, dialectName, type TestContext } from '../../test/harness.js';
+import {
+  createCourse,
+  createTestApp,
+  createUser,
+  dialectName,
+  TEST_DATABASE_URL,
+  type TestContext,
+} from '../../test/harness.js';
 import { isVisible } from './engine.js';
 import { learningStatesOver } from './states.js';
 import { viewerCourseRows } from './viewer.js';
@@ -182,6 +191,63 @@ describe(`kept course rows (${dialectName})`, () => {
       await expectFresh(`step ${step}: ${name}`, users, kept);
     }
   });
+
+  it.skipIf(!TEST_DATABASE_URL)(
+    'writers of different courses do not wait for each other on the version, which each transaction raises once',
+    async () => {
+      const [a, b] = [await createCourse(ctx.db), await createCourse(ctx.db)];
+      const version = async () =>
+        (
+          await ctx.db.kysely
+            .selectFrom('counters')
+            .select('value')
+            .where('name', '=', 'course_cards_version')
+            .executeTakeFirstOrThrow()
+        ).value;
+      const count = (db: Kysely<Database>, course: number, learners: number) =>
+        db
+          .insertInto('course_stats')
+          .values({ course_id: course, learners, lessons_total: 0, tests_total: 0 })
+          .onConflict((oc) => oc.column('course_id').doUpdateSet({ learners }))
+          .execute();
+      const before = await version();
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let wrote = (_pid: number) => {};
+      const firstWrote = new Promise<number>((resolve) => (wrote = resolve));
+      const one = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
+      const first = one.run(async () => {
+        await count(one.db, a, 1);
+        await one.db.updateTable('courses').set({ title: 'Первый' }).where('id', 'in', [a, b]).execute();
+        const pid = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(one.db);
+        wrote(pid.rows[0]?.pid ?? 0);
+        await gate;
+      });
+      const holder = await firstWrote;
+      const two = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
+      let committed = false;
+      const second = two.run(() => count(two.db, b, 2)).then(() => (committed = true));
+      // The second commits while the first is open, unless it waits for the first.
+      let waited = false;
+      while (!committed) {
+        const waiting =
+          await sql`select 1 from pg_stat_activity where ${holder}::int = any(pg_blocking_pids(pid))`.execute(
+            ctx.db.kysely,
+          );
+        if (waiting.rows.length > 0) {
+          waited = true;
+          break;
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      release();
+      await first;
+      await second;
+      expect(waited, 'the second writer waited for the first').toBe(false);
+      expect(await version()).toBe(before + 2);
+      await expectFresh('after both', [(await createUser(ctx.db, { role: 'learner' })).id]);
+    },
+  );
 
   it('keep nothing of a rolled-back change, and a transaction reads its own changes', async () => {
     const [user, course] = [(await createUser(ctx.db, { role: 'learner' })).id, await createCourse(ctx.db, 'До')];

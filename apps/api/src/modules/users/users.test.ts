@@ -181,6 +181,41 @@ describe(`settings: employees (${dialectName})`, () => {
       expect((await admin.get(`/api/admin/users?${bad}`)).statusCode, bad).toBe(422);
   });
 
+  it('pages in every order and direction, with and without a search, as one list cut into pages', async () => {
+    const other = await createDepartment(ctx.db, 'Бухгалтерия');
+    const roles = [learnerRole, await roleId(ctx.db, 'manager'), await roleId(ctx.db, 'author')];
+    // Ties in every key, users without a department or activity: the order must still be total.
+    for (let i = 0; i < 23; i++)
+      await ctx.db.kysely
+        .insertInto('users')
+        .values({
+          first_name: ['Анна', 'Борис', 'Вера'][i % 3] as string,
+          last_name: ['Иванова', 'Петров', 'Сидоров', 'Иванова'][i % 4] as string,
+          email: `user${(i * 7) % 23}@example.com`,
+          password_hash: 'x',
+          role_id: roles[i % 3] as number,
+          department_id: [dep, other, null][i % 3] ?? null,
+          last_activity_at: i % 5 === 0 ? null : `2026-0${1 + (i % 4)}-01T00:00:00.000Z`,
+        })
+        .execute();
+    const ids = async (query: string) => {
+      const res = await admin.get(`/api/admin/users?${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { items: { id: number }[] }).items.map((u) => u.id);
+    };
+    for (const sort of ['name', 'email', 'department', 'role', 'last_activity'])
+      for (const direction of ['asc', 'desc'])
+        for (const search of ['', '&search=иванова']) {
+          const query = `sort=${sort}&direction=${direction}${search}`;
+          const whole = await ids(`${query}&page=1&per_page=200`);
+          expect(whole.length, query).toBe(search ? 11 : 24);
+          const pages: number[] = [];
+          for (let page = 1; page <= Math.ceil(whole.length / 5); page++)
+            pages.push(...(await ids(`${query}&page=${page}&per_page=5`)));
+          expect(pages, query).toEqual(whole);
+        }
+  });
+
   it('refuses a duplicate email, case-insensitively, and changes nothing', async () => {
     await admin.post('/api/admin/users', newUser());
     const dup = await admin.post('/api/admin/users', newUser({ login: 'OLGA@example.com' }));
