@@ -31,8 +31,10 @@ export function courseCardsVersionMigration(kind: DialectKind) {
       // holds while it waits for the counter).
       await sql`create function course_cards_version() returns trigger language plpgsql as $$
         begin
-          if current_setting('lms.course_cards_raised', true) is distinct from 'on' then
-            perform set_config('lms.course_cards_raised', 'on', true);
+          -- Marked with the transaction's id: a setting left 'on' by a session or a database default
+          -- cannot stop the raise.
+          if current_setting('lms.course_cards_raised', true) is distinct from txid_current()::text then
+            perform set_config('lms.course_cards_raised', txid_current()::text, true);
             ${bump};
           end if;
           return null;

@@ -384,6 +384,67 @@ describe(`maintained learning state equals the engine's recomputation after any 
   });
 
   it.skipIf(!TEST_DATABASE_URL)(
+    "writes several courses' counts in course order: no deadlock with another writer of the same counts",
+    async () => {
+      const user = (await createUser(ctx.db, { role: 'learner' })).id;
+      const [a, b] = [await createCourse(ctx.db), await createCourse(ctx.db)];
+      const at = ctx.clock.now().toISOString();
+      await ctx.db.kysely.insertInto('user_courses').values({ user_id: user, course_id: a, assigned_at: at }).execute();
+      await learningStatesOver({ db: ctx.db.kysely }, ctx.clock).enrollment.refresh({ userIds: [user] });
+      const count = (db: UnitOfWork['db'], course: number) =>
+        db
+          .insertInto('course_stats')
+          .values({ course_id: course, learners: 0, lessons_total: 0, tests_total: 0 })
+          .onConflict((oc) =>
+            oc.column('course_id').doUpdateSet((eb) => ({ learners: eb('course_stats.learners', '+', 0) })),
+          )
+          .execute();
+      // The other writer holds the first course's count, in course order.
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let held = (_pid: number) => {};
+      const holding = new Promise<number>((resolve) => (held = resolve));
+      const other = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
+      const writer = other.run(async () => {
+        await count(other.db, a);
+        const pid = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(other.db);
+        held(pid.rows[0]?.pid ?? 0);
+        await gate;
+        await count(other.db, b);
+      });
+      const holder = await holding;
+      // The user moves from the first course to the second: the change lists the second one first.
+      const move = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
+      const moved = move.run(async () => {
+        await move.db.deleteFrom('user_courses').where('user_id', '=', user).execute();
+        await move.db.insertInto('user_courses').values({ user_id: user, course_id: b, assigned_at: at }).execute();
+        await learningStatesOver(move, ctx.clock).enrollment.refresh({ userIds: [user] });
+      });
+      for (;;) {
+        const waiting =
+          await sql`select 1 from pg_stat_activity where ${holder}::int = any(pg_blocking_pids(pid))`.execute(
+            ctx.db.kysely,
+          );
+        if (waiting.rows.length > 0) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      release();
+      await writer;
+      await moved;
+      const learners = await ctx.db.kysely
+        .selectFrom('course_stats')
+        .select(['course_id', 'learners'])
+        .where('course_id', 'in', [a, b])
+        .orderBy('course_id')
+        .execute();
+      expect(learners).toEqual([
+        { course_id: a, learners: 0 },
+        { course_id: b, learners: 1 },
+      ]);
+    },
+  );
+
+  it.skipIf(!TEST_DATABASE_URL)(
     'keeps both of two parallel events of one pair: the second refresh waits for the first to commit',
     async () => {
       const user = (await createUser(ctx.db, { role: 'learner' })).id;

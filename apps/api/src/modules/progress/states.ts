@@ -302,7 +302,9 @@ export class LearningStates {
     const userIds = [...new Set(change.pairs.map((p) => p.user_id))];
     const courseIds = [...new Set(change.pairs.map((p) => p.course_id))];
     await this.refresh({ userIds, courseIds });
-    for (const [courseId, delta] of change.learnerDelta) {
+    // In course order, as every writer of several courses' counts: two changes of the same courses
+    // listed in opposite orders would otherwise each hold one row and wait for the other's.
+    for (const [courseId, delta] of [...change.learnerDelta].sort(([a], [b]) => a - b)) {
       if (delta === 0) continue;
       await this.db
         .insertInto('course_stats')
@@ -320,7 +322,8 @@ export class LearningStates {
       this.courses.publishedItems(courseIds),
       this.enrollment.countByCourse(courseIds),
     ]);
-    for (const courseId of courseIds) {
+    // In course order, as `enrollmentsChanged` writes the counts.
+    for (const courseId of [...courseIds].sort((a, b) => a - b)) {
       const i = items.get(courseId) ?? { lessonIds: [], testIds: [] };
       const values = {
         learners: learners.get(courseId) ?? 0,

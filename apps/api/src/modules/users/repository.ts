@@ -105,18 +105,26 @@ export class UsersRepository {
    * 1 000 rows to keep 50).
    */
   pageRows(query: UserPageQuery): Promise<UserRecord[]> {
-    const ids = this.ordered(
-      query,
-      this.matching(
-        query,
-        this.db.selectFrom('users').select('users.id as page_id').where('users.deleted_at', 'is', null),
-      ),
+    const live = this.matching(query, this.db.selectFrom('users').where('users.deleted_at', 'is', null));
+    // Sorted by a department's or a role's name, every user is joined to it to be sorted anyway.
+    const sortedByJoin = query.sort === 'department' || query.sort === 'role';
+    const ids = (
+      sortedByJoin
+        ? this.ordered(
+            query,
+            live
+              .innerJoin('roles', 'roles.id', 'users.role_id')
+              .leftJoin('departments', 'departments.id', 'users.department_id')
+              .select('users.id as page_id'),
+          )
+        : this.ordered(query, live.select('users.id as page_id'))
     )
       .limit(query.limit)
-      .offset(query.offset);
+      .offset(query.offset)
+      .as('p');
     // The page's ids are the outer loop (SQLite keeps the left side of a cross join outside): read by
     // order, the users index would be scanned again to spare sorting fifty rows.
-    const page = this.db.selectFrom(ids.as('p')).crossJoin('users').whereRef('users.id', '=', 'p.page_id');
+    const page = this.db.selectFrom(ids).crossJoin('users').whereRef('users.id', '=', 'p.page_id');
     return this.ordered(query, this.shown(page)).execute();
   }
 
@@ -138,7 +146,8 @@ export class UsersRepository {
 
   /**
    * The order of the paged list; it ends with the id, so it is total and consecutive pages neither
-   * overlap nor skip (while nothing changes in between).
+   * overlap nor skip (while nothing changes in between). Sorted by department or role, `qb` must
+   * join `departments` and `roles`.
    */
   private ordered<QB extends SelectQueryBuilder<Database, 'users', object>>(
     query: Pick<UserPageQuery, 'sort' | 'direction'>,
@@ -150,15 +159,12 @@ export class UsersRepository {
       case 'email':
         keys.push([sql`users.email`, dir]);
         break;
-      case 'department': {
-        // Users without a department last, whatever the direction (the same on both databases). A
-        // sub-select rather than a join: the page's ids are chosen from the users alone.
-        const name = sql`(select d.name from departments d where d.id = users.department_id)`;
-        keys.push([sql`${name} is null`, 'asc'], [name, dir]);
+      case 'department':
+        // Users without a department last, whatever the direction (the same on both databases).
+        keys.push([sql`departments.name is null`, 'asc'], [sql`departments.name`, dir]);
         break;
-      }
       case 'role':
-        keys.push([sql`(select r.name from roles r where r.id = users.role_id)`, dir]);
+        keys.push([sql`roles.name`, dir]);
         break;
       case 'last_activity':
         keys.push([sql`users.last_activity_at is null`, 'asc'], [sql`users.last_activity_at`, dir]);
