@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     remind.unref();
     app.addHook('onClose', async () => clearInterval(remind));
   }
+  await db.openConnections();
   await app.listen({ port: config.port, host: config.host });
   // The address the socket really has (PORT=0 picks a free port), not what the config asked for.
   const lines = [`\n  Платформа обучения запущена: ${listenUrl(app.server.address())}`];
