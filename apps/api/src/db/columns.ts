@@ -170,6 +170,7 @@ export const COLUMNS: Registry = {
     randomize_questions: 'bool',
     randomize_answers: 'bool',
     show_correct_answers: 'bool',
+    content_version: 'int',
     deleted_at: 'time',
     ...stamps,
   },

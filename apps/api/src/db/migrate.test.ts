@@ -57,6 +57,7 @@ describe(`migrations (${dialectName})`, () => {
         '0011_live_user_count',
         '0012_user_urgency',
         '0013_course_cards_version',
+        '0014_test_content_version',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -236,6 +237,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0011_live_user_count',
         '0012_user_urgency',
         '0013_course_cards_version',
+        '0014_test_content_version',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -308,6 +310,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([
         '0012_user_urgency',
         '0013_course_cards_version',
+        '0014_test_content_version',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);

@@ -14,6 +14,7 @@ import { learningStateUrgencyMigration } from './migrations/0010_learning_state_
 import { liveUserCountMigration } from './migrations/0011_live_user_count.js';
 import { userUrgencyMigration } from './migrations/0012_user_urgency.js';
 import { courseCardsVersionMigration } from './migrations/0013_course_cards_version.js';
+import { testContentVersionMigration } from './migrations/0014_test_content_version.js';
 import type { Database } from './schema.js';
 import { learningStatesOver } from '../modules/progress/states.js';
 
@@ -33,6 +34,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0011_live_user_count': liveUserCountMigration(kind) as Migration,
     '0012_user_urgency': userUrgencyMigration(kind) as Migration,
     '0013_course_cards_version': courseCardsVersionMigration(kind) as Migration,
+    '0014_test_content_version': testContentVersionMigration(kind) as Migration,
   };
 }
 

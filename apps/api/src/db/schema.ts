@@ -260,6 +260,8 @@ export interface TestsTable {
   randomize_questions: Generated<boolean>;
   randomize_answers: Generated<boolean>;
   show_correct_answers: Generated<boolean>;
+  /** Raised by triggers whenever the test's questions or options change (migration 0014). */
+  content_version: Generated<number>;
   deleted_at: DeletedAt;
   created_at: Stamp;
   updated_at: Stamp;

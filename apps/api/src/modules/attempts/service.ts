@@ -272,18 +272,19 @@ export class AttemptsService {
 
   /** Continues the open attempt, or draws a new one; 422 (with `blocked_until`) when it may not start. */
   async start(user: SessionUser, testId: number): Promise<{ id: number; message: string }> {
-    // The questions are read with the test: a start draws from them as they were at that moment. The
-    // user's attempts are read alongside, outside the transaction: an open one is continued without
-    // one, and a new attempt's number and open marker are unique in the database, so a parallel start
-    // that read the same list fails its insert and reads again below.
-    const [{ test, seen }, askable, known] = await allInOrder(
+    // The user's attempts are read alongside the test, outside the transaction: an open one is
+    // continued without one, and a new attempt's number and open marker are unique in the database,
+    // so a parallel start that read the same list fails its insert and reads again below.
+    const [{ test, seen }, known] = await allInOrder(
       this.seenTest(user, testId),
-      this.tests.askable(testId),
       this.attempts.ofUser(user.id, testId),
     );
     const now = this.clock.now().getTime();
     const open = known.find((a) => a.finished_at === null && !ranOut(a, now));
     if (open) return { id: open.id, message: A.continued };
+    // The questions as they are at the version read with the test: a start draws from them as they
+    // were at that moment (kept by the process while the version holds).
+    const askable = await this.tests.askable(testId, test.content_version);
     const since = this.cycleStart(seen);
     try {
       return await this.uow.run(() => this.startInUnit(user, test, since, askable, known));

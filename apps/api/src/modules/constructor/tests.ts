@@ -17,7 +17,7 @@ import type { FilesRepository } from '../files/repository.js';
 import type { ConstructorService } from './service.js';
 
 const toTest = (row: TestRow): ConstructorTest => {
-  const { course_id: _course, ...rest } = row;
+  const { course_id: _course, content_version: _version, ...rest } = row;
   return { ...rest, type: 'test' };
 };
 

@@ -8,6 +8,8 @@ export interface TestRow extends TestSettings {
   name: string;
   is_published: boolean;
   sort_order: number;
+  /** Raised whenever its questions or options change (migration 0014): what kept askable rows are valid for. */
+  content_version: number;
 }
 
 export interface QuestionRow {
@@ -20,8 +22,8 @@ export interface QuestionRow {
 
 /** A test's questions that have options, in order, and their options. */
 export interface Askable {
-  questions: QuestionRow[];
-  options: AnswerRow[];
+  readonly questions: readonly QuestionRow[];
+  readonly options: readonly AnswerRow[];
 }
 
 export interface AnswerRow {
@@ -48,9 +50,27 @@ const SETTINGS = [
   'show_correct_answers',
 ] as const;
 
+/** Tests whose askable rows a process keeps, at most (each a test's questions: a few kilobytes). */
+const ASKABLE_KEPT = 200;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 /** Tests, their questions and answers (the courses module owns the content tables). */
 export class TestsRepository {
   constructor(private readonly uow: UnitOfWork) {}
+
+  /**
+   * Askable rows by test, with the `content_version` they were read at. Only rows read outside a
+   * transaction are kept: those have committed, so no rolled-back change can have left its version
+   * number on them.
+   */
+  readonly #askable = new Map<number, { version: number; askable: Askable }>();
 
   private get db() {
     return this.uow.db;
@@ -69,6 +89,7 @@ export class TestsRepository {
         'tests.name',
         'tests.is_published',
         'tests.sort_order',
+        'tests.content_version',
         ...SETTINGS.map((c) => `tests.${c}` as const),
       ])
       .where('tests.id', '=', testId)
@@ -131,15 +152,21 @@ export class TestsRepository {
 
   /**
    * The test's live questions that have options, in order, with their options in order: what a start
-   * draws from, in one statement.
+   * draws from. Kept per process while the test's `content_version` is the one given (read with the
+   * test); else read in one statement with the version they belong to. Frozen: shared by every start.
    */
-  async askable(testId: number): Promise<Askable> {
+  async askable(testId: number, version: number): Promise<Askable> {
+    // Inside a transaction its own uncommitted changes may not have raised the version yet (PostgreSQL
+    // raises it at commit): read what the transaction sees.
+    const kept = this.uow.inUnit ? undefined : this.#askable.get(testId);
+    if (kept?.version === version) return kept.askable;
     const rows = await this.db
-      .selectFrom('test_questions as q')
+      .selectFrom('tests as t')
+      .innerJoin('test_questions as q', 'q.test_id', 't.id')
       .innerJoin('test_answers as a', 'a.question_id', 'q.id')
-      .select(['q.id as q_id', 'q.title', 'q.type', 'q.question_text', 'q.sort_order as q_sort'])
+      .select(['t.content_version', 'q.id as q_id', 'q.title', 'q.type', 'q.question_text', 'q.sort_order as q_sort'])
       .select(['a.id', 'a.answer_text', 'a.is_correct', 'a.image_path', 'a.sort_order'])
-      .where('q.test_id', '=', testId)
+      .where('t.id', '=', testId)
       .where('q.deleted_at', 'is', null)
       .orderBy('q.sort_order')
       .orderBy('q.id')
@@ -164,7 +191,18 @@ export class TestsRepository {
       image_path: r.image_path,
       sort_order: r.sort_order,
     }));
-    return { questions, options };
+    const askable = deepFreeze({ questions, options });
+    // A test with no askable question has no row to say its version: nothing is kept for it.
+    const readAt = rows[0]?.content_version;
+    if (readAt !== undefined && !this.uow.inUnit) {
+      this.#askable.delete(testId);
+      this.#askable.set(testId, { version: readAt, askable });
+      if (this.#askable.size > ASKABLE_KEPT) {
+        const oldest = this.#askable.keys().next().value;
+        if (oldest !== undefined) this.#askable.delete(oldest);
+      }
+    }
+    return askable;
   }
 
   async insertQuestion(testId: number, q: Omit<QuestionRow, 'id'>, now: string): Promise<number> {
