@@ -95,6 +95,12 @@ export class LoadClient {
     }
   }
 
+  /** Forgets what was measured so far (a warm-up), keeping the open connections. */
+  resetCounts(): void {
+    this.latencies.clear();
+    this.errors = 0;
+  }
+
   close(): void {
     this.agent.destroy();
   }
