@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RoleCode } from '@lms/contract';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp, type App } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
@@ -39,6 +40,22 @@ export async function queriesDuring(run: () => Promise<unknown>): Promise<string
     queryListener = undefined;
   }
   return seen;
+}
+
+/**
+ * Until a PostgreSQL backend is blocked by the one with `holderPid`, polling between turns of the event
+ * loop: a concurrency test may release its holder only once the contender is known to wait on it
+ * (and not on another test's transaction), or else it proves nothing. Stops early, returning false,
+ * once `stop()` holds — for tests that check a writer does not wait; without it, it polls until blocked.
+ */
+export async function untilBlockedBy(db: Db, holderPid: number, stop: () => boolean = () => false): Promise<boolean> {
+  while (!stop()) {
+    const waiting =
+      await sql`select 1 from pg_stat_activity where ${holderPid}::int = any(pg_blocking_pids(pid))`.execute(db.kysely);
+    if (waiting.rows.length > 0) return true;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return false;
 }
 
 export async function createTestDb(): Promise<{ db: Db; drop(): Promise<void> }> {

@@ -10,6 +10,7 @@ import {
   dialectName,
   TEST_DATABASE_URL,
   type TestContext,
+  untilBlockedBy,
 } from '../../test/harness.js';
 import { isVisible } from './engine.js';
 import { learningStatesOver } from './states.js';
@@ -228,18 +229,7 @@ describe(`kept course rows (${dialectName})`, () => {
       let committed = false;
       const second = two.run(() => count(two.db, b, 2)).then(() => (committed = true));
       // The second commits while the first is open, unless it waits for the first.
-      let waited = false;
-      while (!committed) {
-        const waiting =
-          await sql`select 1 from pg_stat_activity where ${holder}::int = any(pg_blocking_pids(pid))`.execute(
-            ctx.db.kysely,
-          );
-        if (waiting.rows.length > 0) {
-          waited = true;
-          break;
-        }
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      const waited = await untilBlockedBy(ctx.db, holder, () => committed);
       release();
       await first;
       await second;

@@ -12,6 +12,7 @@ import {
   dialectName,
   TEST_DATABASE_URL,
   type TestContext,
+  untilBlockedBy,
 } from '../../test/harness.js';
 import { CoursesRepository } from '../courses/repository.js';
 import { ProgressRepository } from './repository.js';
@@ -420,14 +421,7 @@ describe(`maintained learning state equals the engine's recomputation after any 
         await move.db.insertInto('user_courses').values({ user_id: user, course_id: b, assigned_at: at }).execute();
         await learningStatesOver(move, ctx.clock).enrollment.refresh({ userIds: [user] });
       });
-      for (;;) {
-        const waiting =
-          await sql`select 1 from pg_stat_activity where ${holder}::int = any(pg_blocking_pids(pid))`.execute(
-            ctx.db.kysely,
-          );
-        if (waiting.rows.length > 0) break;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      await untilBlockedBy(ctx.db, holder);
       release();
       await writer;
       await moved;
@@ -486,14 +480,7 @@ describe(`maintained learning state equals the engine's recomputation after any 
       const two = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
       const second = two.run(() => complete(two, lessonIds[1] as number));
       // Until the second transaction waits for the first (not for any other test's).
-      for (;;) {
-        const waiting =
-          await sql`select 1 from pg_stat_activity where ${holder}::int = any(pg_blocking_pids(pid))`.execute(
-            ctx.db.kysely,
-          );
-        if (waiting.rows.length > 0) break;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      await untilBlockedBy(ctx.db, holder);
       release();
       await first;
       await second;
