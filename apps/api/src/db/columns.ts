@@ -170,7 +170,6 @@ export const COLUMNS: Registry = {
     randomize_questions: 'bool',
     randomize_answers: 'bool',
     show_correct_answers: 'bool',
-    content_version: 'int',
     deleted_at: 'time',
     ...stamps,
   },

@@ -127,6 +127,9 @@ export function connect(opts: ConnectOptions): Db {
       // Idle connections are kept: closing them after a quiet spell would make the next burst (an exam
       // everyone starts at nine) open them again, one backend start each, while it queues.
       min: PG_POOL_SIZE,
+      // Kept connections are probed while idle: one a firewall or NAT dropped in a quiet night is
+      // found and replaced instead of failing the morning's first requests.
+      keepAlive: true,
       // Times come back in UTC whatever the server's default, the form `pgTimeToIso` reads fastest.
       options: ['-c timezone=UTC', ...(opts.pgSchema ? [`-c search_path=${opts.pgSchema}`] : [])].join(' '),
     });

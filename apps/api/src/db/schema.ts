@@ -146,8 +146,8 @@ export interface CourseStatsTable {
   tests_total: number;
 }
 /**
- * Counts kept by triggers: 'live_users' (migration 0011), 'course_cards_version' (0013); and
- * 'user_urgency_built', the mark of the kept rankings (0012).
+ * Counts kept by triggers: 'live_users' (migration 0011), 'course_cards_version' (0013),
+ * 'test_contents_version' (0014); and 'user_urgency_built', the mark of the kept rankings (0012).
  */
 export interface CountersTable {
   name: string;
@@ -260,8 +260,6 @@ export interface TestsTable {
   randomize_questions: Generated<boolean>;
   randomize_answers: Generated<boolean>;
   show_correct_answers: Generated<boolean>;
-  /** Raised by triggers whenever the test's questions or options change (migration 0014). */
-  content_version: Generated<number>;
   deleted_at: DeletedAt;
   created_at: Stamp;
   updated_at: Stamp;

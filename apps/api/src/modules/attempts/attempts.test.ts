@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SECOND } from '../../platform/clock.js';
@@ -430,6 +431,41 @@ describe(`test engine (${dialectName})`, () => {
     await saving.done();
     const graded = (await finishing).json().result;
     expect(graded).toMatchObject({ correct_answers: 1, score: Math.round(100 / questions.length) });
+  });
+
+  it('continues an open attempt whatever its questions became; a new one draws them as they are now', async () => {
+    const k = ctx.db.kysely;
+    const texts = async () =>
+      ((await getTest()).test.questions as Q[]).map((q) => q.question).sort((a, b) => a.localeCompare(b));
+    const first = (await start()).json().result;
+    expect(first.message).toBe('Тест начат!');
+    const asked = await texts();
+    expect(asked).toHaveLength(5);
+    await k
+      .updateTable('test_questions')
+      .set({ question_text: sql`question_text || ' (новый)'` })
+      .execute();
+    const ofFirst = await k
+      .selectFrom('test_questions')
+      .select('id')
+      .where('question_text', 'like', 'Вопрос 1 %')
+      .executeTakeFirstOrThrow();
+    await k.deleteFrom('test_answers').where('question_id', '=', ofFirst.id).execute();
+    expect((await start()).json().result).toMatchObject({
+      message: 'Продолжаем тест!',
+      attempt: { id: first.attempt.id },
+    });
+    expect(await texts()).toEqual(asked);
+    expect((await finish(first.attempt.id)).statusCode).toBe(200);
+    const second = (await start()).json().result;
+    expect(second).toMatchObject({ message: 'Тест начат!' });
+    expect(second.attempt.id).not.toBe(first.attempt.id);
+    expect(await texts()).toEqual(['Вопрос 2 (новый)', 'Вопрос 3 (новый)', 'Вопрос 4 (новый)', 'Вопрос 5 (новый)']);
+    await k.deleteFrom('test_answers').execute();
+    expect((await start()).json().result).toMatchObject({
+      message: 'Продолжаем тест!',
+      attempt: { id: second.attempt.id },
+    });
   });
 
   it('refuses an empty test and tests the learner may not see', async () => {

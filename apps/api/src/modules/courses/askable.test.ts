@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnitOfWork } from '../../db/unitOfWork.js';
-import { createCourse, createModuleWith, createTestApp, dialectName, type TestContext } from '../../test/harness.js';
+import pg from 'pg';
+import {
+  createCourse,
+  createModuleWith,
+  createTestApp,
+  dialectName,
+  TEST_DATABASE_URL,
+  type TestContext,
+} from '../../test/harness.js';
 import { random } from '../../test/random.js';
 import { TestsRepository } from './tests.js';
 
@@ -160,6 +168,35 @@ describe(`kept askable rows (${dialectName})`, () => {
     await k.updateTable('test_answers').set({ question_id: first }).where('question_id', '=', second).execute();
     await expectFresh('option moved');
   });
+
+  it.skipIf(!TEST_DATABASE_URL)(
+    'are made stale by a writer whose search_path does not name the schema (PostgreSQL)',
+    async () => {
+      const [testId] = testIds as [number];
+      const schema = ctx.db.schema;
+      if (!schema) throw new Error('the PostgreSQL tests run in a schema of their own');
+      const before = (await kept(testId)).questions.length;
+      const writer = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await writer.connect();
+      try {
+        await writer.query('set search_path to public');
+        const q = await writer.query(
+          `insert into "${schema}".test_questions (test_id, question_text, sort_order, created_at, updated_at)
+           values ($1, 'Извне', 0, now(), now()) returning id`,
+          [testId],
+        );
+        await writer.query(
+          `insert into "${schema}".test_answers (question_id, answer_text, is_correct, sort_order)
+           values ($1, 'Да', true, 0)`,
+          [q.rows[0].id],
+        );
+      } finally {
+        await writer.end();
+      }
+      expect((await kept(testId)).questions.length).toBe(before + 1);
+      await expectFresh('after the outside writer');
+    },
+  );
 
   it('are read once while the version holds', async () => {
     const [testId] = testIds as [number];

@@ -1,4 +1,5 @@
 import type { TestSettings } from '@lms/contract';
+import { sql } from 'kysely';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 
 export interface TestRow extends TestSettings {
@@ -8,7 +9,10 @@ export interface TestRow extends TestSettings {
   name: string;
   is_published: boolean;
   sort_order: number;
-  /** Raised whenever its questions or options change (migration 0014): what kept askable rows are valid for. */
+  /**
+   * `counters.test_contents_version` as read with the test: raised whenever any test's questions or
+   * options change (migration 0014), it says whether kept askable rows still hold.
+   */
   content_version: number;
 }
 
@@ -50,6 +54,11 @@ const SETTINGS = [
   'show_correct_answers',
 ] as const;
 
+/** The version of every test's questions and options, read in the statement that needs it. */
+const contentsVersion = sql<number>`(select value from counters where name = 'test_contents_version')`.as(
+  'content_version',
+);
+
 /** Tests whose askable rows a process keeps, at most (each a test's questions: a few kilobytes). */
 const ASKABLE_KEPT = 200;
 
@@ -89,9 +98,9 @@ export class TestsRepository {
         'tests.name',
         'tests.is_published',
         'tests.sort_order',
-        'tests.content_version',
         ...SETTINGS.map((c) => `tests.${c}` as const),
       ])
+      .select(contentsVersion)
       .where('tests.id', '=', testId)
       .where('tests.deleted_at', 'is', null)
       .where('modules.deleted_at', 'is', null)
@@ -161,12 +170,12 @@ export class TestsRepository {
     const kept = this.uow.inUnit ? undefined : this.#askable.get(testId);
     if (kept?.version === version) return kept.askable;
     const rows = await this.db
-      .selectFrom('tests as t')
-      .innerJoin('test_questions as q', 'q.test_id', 't.id')
+      .selectFrom('test_questions as q')
       .innerJoin('test_answers as a', 'a.question_id', 'q.id')
-      .select(['t.content_version', 'q.id as q_id', 'q.title', 'q.type', 'q.question_text', 'q.sort_order as q_sort'])
+      .select(contentsVersion)
+      .select(['q.id as q_id', 'q.title', 'q.type', 'q.question_text', 'q.sort_order as q_sort'])
       .select(['a.id', 'a.answer_text', 'a.is_correct', 'a.image_path', 'a.sort_order'])
-      .where('t.id', '=', testId)
+      .where('q.test_id', '=', testId)
       .where('q.deleted_at', 'is', null)
       .orderBy('q.sort_order')
       .orderBy('q.id')
