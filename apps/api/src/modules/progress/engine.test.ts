@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DAY } from '../../platform/clock.js';
-import { courseState, isVisible, type AttemptRecord, type CourseRules, type LessonRecord } from './engine.js';
+import {
+  asIso,
+  courseState,
+  isVisible,
+  lessonInCycle,
+  summaryOf,
+  type AttemptRecord,
+  type CourseRules,
+  type LessonRecord,
+} from './engine.js';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
 const ago = (days: number) => new Date(NOW.getTime() - days * DAY).toISOString();
@@ -214,5 +223,46 @@ describe('visibility', () => {
     [false, 'everyone', true, false],
   ] as const)('published=%s accessibility=%s enrolled=%s → %s', (is_published, accessibility, enrolled, visible) => {
     expect(isVisible({ is_published, accessibility }, enrolled)).toBe(visible);
+  });
+});
+
+describe('stored times', () => {
+  const forms = [
+    '2026-03-01T10:00:00.000Z',
+    '2026-03-01T10:00:00Z',
+    '2026-03-01T13:00:00.000+03:00',
+    '2026-03-01T10:00:00.5Z',
+    '1999-12-31T23:59:59.999Z',
+  ];
+
+  it('come out as toISOString writes them, whatever form they were stored in', () => {
+    for (const t of forms) expect(asIso(t), t).toBe(new Date(t).toISOString());
+  });
+
+  it('are shown in that form by lesson states and course summaries', () => {
+    const [canonical, other] = ['2026-03-01T10:00:00.000Z', '2026-03-01T09:00:00+00:00'];
+    const lesson = (started_at: string, completed_at: string | null): LessonRecord => ({
+      started_at,
+      completed_at,
+    });
+    expect(lessonInCycle(1, [lesson(canonical, null), lesson(other, other)], null)).toEqual({
+      type: 'lesson',
+      id: 1,
+      status: 'completed',
+      started_at: '2026-03-01T09:00:00.000Z',
+      completed_at: '2026-03-01T09:00:00.000Z',
+    });
+    expect(lessonInCycle(1, [lesson(other, null), lesson(canonical, canonical)], Date.parse(canonical))).toMatchObject({
+      started_at: canonical,
+      completed_at: canonical,
+    });
+    const summary = summaryOf({
+      course: rules({ has_deadline: true }),
+      totals: { lessons: 1, tests: 0 },
+      row: undefined,
+      enrolledAt: other,
+      now: NOW,
+    });
+    expect(summary).toMatchObject({ cycle_start: '2026-03-01T09:00:00.000Z', deadline: '2026-03-31T09:00:00.000Z' });
   });
 });

@@ -74,6 +74,13 @@ export interface CourseState {
 
 const ms = (iso: string) => new Date(iso).getTime();
 const toIso = (t: number) => new Date(t).toISOString();
+/** toISOString's own form, in which both databases hand back stored times. */
+const ISO_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/**
+ * A stored time as toISOString writes it: as it is when already in that form (parsing and
+ * re-formatting every time of every card was a tenth of a home page's cost), else re-formatted.
+ */
+export const asIso = (t: string) => (ISO_FORM.test(t) ? t : toIso(ms(t)));
 
 export function isVisible(course: Pick<CourseRules, 'is_published' | 'accessibility'>, enrolled: boolean): boolean {
   if (!course.is_published) return false;
@@ -109,20 +116,22 @@ interface CycleView {
 
 /** A lesson's state counting only its records since `from` (null = all history). */
 export function lessonInCycle(id: number, records: readonly LessonRecord[], from: number | null): ItemState {
-  const since = (t: string | null) => t !== null && (from === null || ms(t) >= from);
-  let completed: number | null = null;
-  let start: number | null = null;
+  const since = (t: string | null): t is string => t !== null && (from === null || ms(t) >= from);
+  // The earliest of each, kept as stored: only the one shown is re-formatted.
+  let completed: string | null = null;
+  let start: string | null = null;
+  const earlier = (t: string, than: string | null) => than === null || ms(t) < ms(than);
   for (const r of records) {
-    if (since(r.completed_at)) completed = Math.min(completed ?? Infinity, ms(r.completed_at as string));
-    if (since(r.started_at)) start = Math.min(start ?? Infinity, ms(r.started_at as string));
+    if (since(r.completed_at) && earlier(r.completed_at, completed)) completed = r.completed_at;
+    if (since(r.started_at) && earlier(r.started_at, start)) start = r.started_at;
   }
   const begin = start ?? completed;
   return {
     type: 'lesson',
     id,
     status: completed !== null ? 'completed' : start !== null ? 'in_progress' : 'not_started',
-    started_at: begin !== null ? toIso(begin) : null,
-    completed_at: completed !== null ? toIso(completed) : null,
+    started_at: begin !== null ? asIso(begin) : null,
+    completed_at: completed !== null ? asIso(completed) : null,
   };
 }
 
@@ -300,7 +309,7 @@ export function summaryOf(input: {
   if (!row && course.has_deadline && course.deadline_type === 'from_enrollment' && cycleStart !== null) {
     deadline = toIso(ms(cycleStart) + course.deadline_value * DAY);
   }
-  const at = (v: string | null) => (v === null ? null : toIso(ms(v)));
+  const at = (v: string | null) => (v === null ? null : asIso(v));
   return {
     course_id: course.id,
     enrolled_at: enrolledAt,
