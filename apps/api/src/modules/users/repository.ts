@@ -1,6 +1,6 @@
 import { PreparedQuery } from '../../db/prepared.js';
 import type { AdminUserSort } from '@lms/contract';
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 
@@ -49,6 +49,125 @@ const liveUsers = new PreparedQuery([], (db) =>
   db.selectFrom('counters').select('value as n').where('name', '=', 'live_users'),
 );
 
+/** What a user row shows: the user's columns with their department's and role's names. */
+function shown<QB extends SelectQueryBuilder<Database, 'users', object>>(qb: QB) {
+  return qb
+    .innerJoin('roles', 'roles.id', 'users.role_id')
+    .leftJoin('departments', 'departments.id', 'users.department_id')
+    .select([
+      'users.id',
+      'users.first_name',
+      'users.last_name',
+      'users.email',
+      'users.position',
+      'users.last_activity_at',
+      'users.photo_path',
+      'users.department_id',
+      'departments.name as department_name',
+      'users.role_id',
+      'roles.name as role_name',
+      'roles.code as role_code',
+    ]);
+}
+
+/** The search's LIKE pattern: a case-insensitive substring; null without a search. */
+const searchPattern = (search: string | undefined) => (search ? `%${escapeLike(search.toLowerCase())}%` : null);
+
+/** What a page's statement depends on besides its values: one prepared statement per shape. */
+interface PageShape {
+  sort: AdminUserSort;
+  direction: 'asc' | 'desc';
+  searching: boolean;
+}
+
+/** The search of the paged list: a case-insensitive substring of the name (either order) or email. */
+function matching<QB extends SelectQueryBuilder<Database, 'users', object>>(pattern: string | null, qb: QB): QB {
+  if (pattern === null) return qb;
+  return qb.where((eb) =>
+    eb.or([
+      sql<boolean>`lower(users.first_name || ' ' || users.last_name) like ${pattern} escape '\\'`,
+      sql<boolean>`lower(users.last_name || ' ' || users.first_name) like ${pattern} escape '\\'`,
+      sql<boolean>`lower(users.email) like ${pattern} escape '\\'`,
+    ]),
+  ) as QB;
+}
+
+/**
+ * The order of the paged list; it ends with the id, so it is total and consecutive pages neither
+ * overlap nor skip (while nothing changes in between). Sorted by department or role, `qb` must
+ * join `departments` and `roles`.
+ */
+function ordered<QB extends SelectQueryBuilder<Database, 'users', object>>(
+  shape: Pick<PageShape, 'sort' | 'direction'>,
+  qb: QB,
+): QB {
+  const dir = shape.direction;
+  const keys: [RawBuilder<unknown>, 'asc' | 'desc'][] = [];
+  switch (shape.sort) {
+    case 'email':
+      keys.push([sql`users.email`, dir]);
+      break;
+    case 'department':
+      // Users without a department last, whatever the direction (the same on both databases).
+      keys.push([sql`departments.name is null`, 'asc'], [sql`departments.name`, dir]);
+      break;
+    case 'role':
+      keys.push([sql`roles.name`, dir]);
+      break;
+    case 'last_activity':
+      keys.push([sql`users.last_activity_at is null`, 'asc'], [sql`users.last_activity_at`, dir]);
+      break;
+    case 'name':
+      break;
+  }
+  keys.push([sql`users.last_name`, dir], [sql`users.first_name`, dir], [sql`users.id`, dir]);
+  let out = qb;
+  for (const [key, direction] of keys) out = out.orderBy(key, direction) as QB;
+  return out;
+}
+
+/**
+ * One page: the page's ids are chosen first, over the users and what the order needs only; the rows
+ * shown are then read for those ids alone: an offset skips index entries, not joined rows (page 20 of
+ * 50 read and joined 1 000 rows to keep 50).
+ */
+function pageQuery(
+  db: Kysely<Database>,
+  shape: PageShape,
+  slots: { pattern: string | null; limit: number; offset: number },
+) {
+  const live = matching(
+    shape.searching ? slots.pattern : null,
+    db.selectFrom('users').where('users.deleted_at', 'is', null),
+  );
+  // Sorted by a department's or a role's name, every user is joined to it to be sorted anyway.
+  const sortedByJoin = shape.sort === 'department' || shape.sort === 'role';
+  const ids = (
+    sortedByJoin
+      ? ordered(
+          shape,
+          live
+            .innerJoin('roles', 'roles.id', 'users.role_id')
+            .leftJoin('departments', 'departments.id', 'users.department_id')
+            .select('users.id as page_id'),
+        )
+      : ordered(shape, live.select('users.id as page_id'))
+  )
+    .limit(slots.limit)
+    .offset(slots.offset)
+    .as('p');
+  // The page's ids are the outer loop (SQLite keeps the left side of a cross join outside): read by
+  // order, the users index would be scanned again to spare sorting fifty rows.
+  const page = db.selectFrom(ids).crossJoin('users').whereRef('users.id', '=', 'p.page_id');
+  return ordered(shape, shown(page));
+}
+
+/** Page statements by shape (prepared.ts: built and compiled once, then bound). */
+const pageQueries = new Map<
+  string,
+  PreparedQuery<{ pattern: string | null; limit: number; offset: number }, UserRecord>
+>();
+
 /** The users table (live users; a deleted user's row stays for their records) and direct assignments. */
 export class UsersRepository {
   constructor(private readonly uow: UnitOfWork) {}
@@ -58,28 +177,7 @@ export class UsersRepository {
   }
 
   private base() {
-    return this.shown(this.db.selectFrom('users')).where('users.deleted_at', 'is', null);
-  }
-
-  /** What a user row shows: the user's columns with their department's and role's names. */
-  private shown<QB extends SelectQueryBuilder<Database, 'users', object>>(qb: QB) {
-    return qb
-      .innerJoin('roles', 'roles.id', 'users.role_id')
-      .leftJoin('departments', 'departments.id', 'users.department_id')
-      .select([
-        'users.id',
-        'users.first_name',
-        'users.last_name',
-        'users.email',
-        'users.position',
-        'users.last_activity_at',
-        'users.photo_path',
-        'users.department_id',
-        'departments.name as department_name',
-        'users.role_id',
-        'roles.name as role_name',
-        'roles.code as role_code',
-      ]);
+    return shown(this.db.selectFrom('users')).where('users.deleted_at', 'is', null);
   }
 
   list(): Promise<UserRecord[]> {
@@ -90,7 +188,7 @@ export class UsersRepository {
   async page(query: UserPageQuery): Promise<{ rows: UserRecord[]; total: number }> {
     // Without a search every live user counts: the triggers of migration 0011 keep that number.
     const count = query.search
-      ? this.matching(query, this.db.selectFrom('users').where('users.deleted_at', 'is', null))
+      ? matching(searchPattern(query.search), this.db.selectFrom('users').where('users.deleted_at', 'is', null))
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
           .executeTakeFirstOrThrow()
       : liveUsers.executeTakeFirst(this.db, {});
@@ -98,84 +196,27 @@ export class UsersRepository {
     return { rows: page, total: Number(total?.n ?? 0) };
   }
 
-  /**
-   * The rows of `page` without the count (the export reads every page of a search this way). The page's
-   * ids are chosen first, over the users and what the order needs only; the rows shown are then read
-   * for those ids alone: an offset skips index entries, not joined rows (page 20 of 50 read and joined
-   * 1 000 rows to keep 50).
-   */
+  /** The rows of `page` without the count (the export reads every page of a search this way). */
   pageRows(query: UserPageQuery): Promise<UserRecord[]> {
-    const live = this.matching(query, this.db.selectFrom('users').where('users.deleted_at', 'is', null));
-    // Sorted by a department's or a role's name, every user is joined to it to be sorted anyway.
-    const sortedByJoin = query.sort === 'department' || query.sort === 'role';
-    const ids = (
-      sortedByJoin
-        ? this.ordered(
-            query,
-            live
-              .innerJoin('roles', 'roles.id', 'users.role_id')
-              .leftJoin('departments', 'departments.id', 'users.department_id')
-              .select('users.id as page_id'),
-          )
-        : this.ordered(query, live.select('users.id as page_id'))
-    )
-      .limit(query.limit)
-      .offset(query.offset)
-      .as('p');
-    // The page's ids are the outer loop (SQLite keeps the left side of a cross join outside): read by
-    // order, the users index would be scanned again to spare sorting fifty rows.
-    const page = this.db.selectFrom(ids).crossJoin('users').whereRef('users.id', '=', 'p.page_id');
-    return this.ordered(query, this.shown(page)).execute();
-  }
-
-  /** The search of the paged list: a case-insensitive substring of the name (either order) or email. */
-  private matching<QB extends SelectQueryBuilder<Database, 'users', object>>(
-    query: Pick<UserPageQuery, 'search'>,
-    qb: QB,
-  ): QB {
-    if (!query.search) return qb;
-    const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
-    return qb.where((eb) =>
-      eb.or([
-        sql<boolean>`lower(users.first_name || ' ' || users.last_name) like ${pattern} escape '\\'`,
-        sql<boolean>`lower(users.last_name || ' ' || users.first_name) like ${pattern} escape '\\'`,
-        sql<boolean>`lower(users.email) like ${pattern} escape '\\'`,
-      ]),
-    ) as QB;
-  }
-
-  /**
-   * The order of the paged list; it ends with the id, so it is total and consecutive pages neither
-   * overlap nor skip (while nothing changes in between). Sorted by department or role, `qb` must
-   * join `departments` and `roles`.
-   */
-  private ordered<QB extends SelectQueryBuilder<Database, 'users', object>>(
-    query: Pick<UserPageQuery, 'sort' | 'direction'>,
-    qb: QB,
-  ): QB {
-    const dir = query.direction === 'desc' ? 'desc' : 'asc';
-    const keys: [RawBuilder<unknown>, 'asc' | 'desc'][] = [];
-    switch (query.sort ?? 'name') {
-      case 'email':
-        keys.push([sql`users.email`, dir]);
-        break;
-      case 'department':
-        // Users without a department last, whatever the direction (the same on both databases).
-        keys.push([sql`departments.name is null`, 'asc'], [sql`departments.name`, dir]);
-        break;
-      case 'role':
-        keys.push([sql`roles.name`, dir]);
-        break;
-      case 'last_activity':
-        keys.push([sql`users.last_activity_at is null`, 'asc'], [sql`users.last_activity_at`, dir]);
-        break;
-      case 'name':
-        break;
+    const shape: PageShape = {
+      sort: query.sort ?? 'name',
+      direction: query.direction === 'desc' ? 'desc' : 'asc',
+      searching: Boolean(query.search),
+    };
+    const key = `${shape.sort}:${shape.direction}:${String(shape.searching)}`;
+    let prepared = pageQueries.get(key);
+    if (!prepared) {
+      prepared = new PreparedQuery(
+        shape.searching ? ['pattern', 'limit', 'offset'] : ['limit', 'offset'],
+        (db, slots) => pageQuery(db, shape, slots),
+      );
+      pageQueries.set(key, prepared);
     }
-    keys.push([sql`users.last_name`, dir], [sql`users.first_name`, dir], [sql`users.id`, dir]);
-    let out = qb;
-    for (const [key, direction] of keys) out = out.orderBy(key, direction) as QB;
-    return out;
+    return prepared.execute(this.db, {
+      pattern: searchPattern(query.search),
+      limit: query.limit,
+      offset: query.offset,
+    });
   }
 
   /** Live users of a department, by name. */

@@ -203,6 +203,7 @@ describe(`settings: employees (${dialectName})`, () => {
       expect(res.statusCode, res.body).toBe(200);
       return (res.json() as { items: { id: number }[] }).items.map((u) => u.id);
     };
+    const ascending = new Map<string, number[]>();
     for (const sort of ['name', 'email', 'department', 'role', 'last_activity'])
       for (const direction of ['asc', 'desc'])
         for (const search of ['', '&search=иванова']) {
@@ -213,6 +214,11 @@ describe(`settings: employees (${dialectName})`, () => {
           for (let page = 1; page <= Math.ceil(whole.length / 5); page++)
             pages.push(...(await ids(`${query}&page=${page}&per_page=5`)));
           expect(pages, query).toEqual(whole);
+          // Each order and direction is its own statement: the other direction must not answer for it.
+          const asc = ascending.get(`${sort}${search}`);
+          if (!asc) ascending.set(`${sort}${search}`, whole);
+          else if (sort === 'department' || sort === 'last_activity') expect(whole, query).not.toEqual(asc);
+          else expect(whole, query).toEqual([...asc].reverse());
         }
   });
 
