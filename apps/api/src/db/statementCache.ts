@@ -1,4 +1,5 @@
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { keepNewest } from '../platform/kept.js';
 
 /** Enough for every distinct statement the server makes (queries are built from a fixed set of shapes). */
 const DEFAULT_CAPACITY = 1000;
@@ -39,11 +40,7 @@ export function withStatementCache(
         return cached;
       }
       const statement = withRowBuilder(database.prepare(sql), convert);
-      statements.set(sql, statement);
-      if (statements.size > capacity) {
-        const oldest = statements.keys().next().value;
-        if (oldest !== undefined) statements.delete(oldest);
-      }
+      keepNewest(statements, sql, statement, capacity);
       return statement;
     },
   };

@@ -3,6 +3,7 @@ import { PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { toJson } from '../../db/values.js';
+import { deepFreeze, keepNewest } from '../../platform/kept.js';
 
 /** The questions and options an attempt asked, as they were at its start (DESIGN.md "Attempt snapshot"). */
 export interface AttemptSnapshot {
@@ -75,14 +76,6 @@ const attemptHeldById = new PreparedQuery(['id'], (db, { id }: { id: number }) =
 /** Parsed snapshots kept at most (each a test's questions: a few kilobytes). */
 const SNAPSHOTS_KEPT = 1000;
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
 /** What never changes once an attempt is written: everything but its finish and grade. */
 export type AttemptFacts = Pick<
   AttemptRow,
@@ -134,12 +127,7 @@ class AttemptCache {
   set(a: AttemptKey, snapshot: AttemptSnapshot, confirmed: boolean): AttemptSnapshot {
     const { id, user_id, test_id, attempt_number, started_at, expires_at } = a;
     const facts = { id, user_id, test_id, attempt_number, started_at, expires_at, snapshot: deepFreeze(snapshot) };
-    this.#kept.delete(id);
-    this.#kept.set(id, { key: AttemptCache.key(a), facts, confirmed });
-    if (this.#kept.size > SNAPSHOTS_KEPT) {
-      const oldest = this.#kept.keys().next().value;
-      if (oldest !== undefined) this.#kept.delete(oldest);
-    }
+    keepNewest(this.#kept, id, { key: AttemptCache.key(a), facts, confirmed }, SNAPSHOTS_KEPT);
     return facts.snapshot;
   }
 }

@@ -1,6 +1,7 @@
 import type { TestSettings } from '@lms/contract';
 import { sql } from 'kysely';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
+import { deepFreeze, keepNewest } from '../../platform/kept.js';
 
 export interface TestRow extends TestSettings {
   id: number;
@@ -61,14 +62,6 @@ const contentsVersion = sql<number>`(select value from counters where name = 'te
 
 /** Tests whose askable rows a process keeps, at most (each a test's questions: a few kilobytes). */
 const ASKABLE_KEPT = 200;
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 /** Tests, their questions and answers (the courses module owns the content tables). */
 export class TestsRepository {
@@ -204,12 +197,7 @@ export class TestsRepository {
     // A test with no askable question has no row to say its version: nothing is kept for it.
     const readAt = rows[0]?.content_version;
     if (readAt !== undefined && !this.uow.inUnit) {
-      this.#askable.delete(testId);
-      this.#askable.set(testId, { version: readAt, askable });
-      if (this.#askable.size > ASKABLE_KEPT) {
-        const oldest = this.#askable.keys().next().value;
-        if (oldest !== undefined) this.#askable.delete(oldest);
-      }
+      keepNewest(this.#askable, testId, { version: readAt, askable }, ASKABLE_KEPT);
     }
     return askable;
   }
