@@ -55,6 +55,9 @@ async function main(): Promise<void> {
     app.jobs
       .renewLearningStates()
       .catch((error: unknown) => app.log.error({ err: error }, 'learning state renewal failed'));
+    app.jobs
+      .compactViewerVersions()
+      .catch((error: unknown) => app.log.error({ err: error }, 'viewer version compaction failed'));
   }, 60_000);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));

@@ -58,6 +58,7 @@ describe(`migrations (${dialectName})`, () => {
         '0012_user_urgency',
         '0013_course_cards_version',
         '0014_test_content_version',
+        '0015_viewer_versions',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -238,6 +239,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0012_user_urgency',
         '0013_course_cards_version',
         '0014_test_content_version',
+        '0015_viewer_versions',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -311,6 +313,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0012_user_urgency',
         '0013_course_cards_version',
         '0014_test_content_version',
+        '0015_viewer_versions',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);

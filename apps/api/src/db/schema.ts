@@ -153,6 +153,11 @@ export interface CountersTable {
   name: string;
   value: number;
 }
+/** Each learner's version of their own rows: the sum of their weights (migration 0015, home/viewerVersions.ts). */
+export interface ViewerChangesTable {
+  user_id: number;
+  weight: number;
+}
 /** Reminders sent, one per learner, course, cycle and kind (issue 16), owned by modules/reminders. */
 export interface ReminderDeliveriesTable {
   user_id: number;
@@ -354,6 +359,7 @@ export interface Database {
   digest_deliveries: DigestDeliveriesTable;
   mail_log: MailLogTable;
   counters: CountersTable;
+  viewer_changes: ViewerChangesTable;
   course_categories: CourseCategoriesTable;
   courses: CoursesTable;
   modules: ModulesTable;

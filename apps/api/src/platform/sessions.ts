@@ -1,5 +1,6 @@
 import type { RoleCode } from '@lms/contract';
 import { PreparedQuery } from '../db/prepared.js';
+import { versionColumns, versionsOf, type ReadVersions } from '../db/versions.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import { DAY, HOUR, MINUTE, addMs, iso, type Clock } from './clock.js';
 import { sha256 } from './tokens.js';
@@ -26,6 +27,8 @@ export interface ActiveSession {
   expiresAt: string;
   lastSeenAt: string;
   user: SessionUser;
+  /** Read with the session, before the request reads anything else (db/versions.ts). */
+  versions: ReadVersions;
 }
 
 export interface NewSession {
@@ -38,13 +41,17 @@ export interface NewSession {
   userAgent: string | null;
 }
 
-/** Every request with a session cookie asks this: compiled once (db/prepared.ts). */
+/**
+ * Every request with a session cookie asks this: compiled once (db/prepared.ts). It also reads the
+ * versions kept answers depend on, so that a request answered from one costs this statement alone.
+ */
 const sessionByToken = new PreparedQuery(['tokenHash'], (db, p: { tokenHash: string }) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .innerJoin('roles', 'roles.id', 'users.role_id')
-    .select([
+    .select((eb) => [
+      ...versionColumns(eb),
       'sessions.id as session_id',
       'sessions.remember',
       'sessions.expires_at',
@@ -90,13 +97,14 @@ export class SessionRepository {
   async find(tokenHash: string): Promise<ActiveSession | undefined> {
     const row = await sessionByToken.executeTakeFirst(this.db, { tokenHash });
     if (!row) return undefined;
-    const { session_id, remember, expires_at, last_seen_at, ...user } = row;
+    const { session_id, remember, expires_at, last_seen_at, viewer_version, cards_version, ...user } = row;
     return {
       sessionId: session_id,
       remember,
       expiresAt: expires_at,
       lastSeenAt: last_seen_at,
       user: { ...user, role: user.role as RoleCode },
+      versions: versionsOf({ viewer_version, cards_version }),
     };
   }
 

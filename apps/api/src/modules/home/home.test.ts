@@ -18,12 +18,14 @@ describe(`home calls (${dialectName})`, () => {
   let admin: Client;
   let learner: Client;
   let learnerId: number;
+  let learnerUser: { email: string; password: string };
   beforeEach(async () => {
     ctx = await createTestApp();
     admin = (await clientAs(ctx, 'admin')).client;
     const l = await clientAs(ctx, 'learner');
     learner = l.client;
     learnerId = l.user.id;
+    learnerUser = l.user;
   });
   afterEach(async () => {
     await ctx.close();
@@ -137,6 +139,69 @@ describe(`home calls (${dialectName})`, () => {
     await recordLesson(ctx.db, learnerId, b, at(-5), null);
     const items = (await learner.get('/api/user/started-lessons')).json().result.items as { id: number }[];
     expect(items.map((i) => i.id)).toEqual([b]);
+  });
+
+  it("a viewer's answers are sent again only while nothing they show has changed, time included", async () => {
+    const course = await createCourse(ctx.db, 'Курс');
+    await ctx.db.kysely
+      .updateTable('courses')
+      .set({ has_deadline: true, deadline_value: 5, deadline_warning_days: 2 })
+      .where('id', '=', course)
+      .execute();
+    await admin.post('/api/admin/user-courses/attach', { user_id: learnerId, course_ids: [course] });
+    const { moduleId, lessonIds } = await createModuleWith(ctx.db, course, { lessons: 2, name: 'Введение' });
+    const [first, second] = lessonIds as [number, number];
+    await recordLesson(ctx.db, learnerId, first, at(0), null);
+    const card = async () => (await learner.get('/api/user/courses')).json().result.categories[0].items[0];
+    const started = async () => (await learner.get('/api/user/started-lessons')).json().result.items;
+    const enrolledAt = ctx.clock.now().getTime();
+
+    // Asked again unchanged: the session lookup (which reads the versions) is the only statement.
+    for (const url of ['/api/user/courses', '/api/user/started-lessons']) {
+      const before = (await learner.get(url)).body;
+      let again = '';
+      const queries = await queriesDuring(async () => {
+        again = (await learner.get(url)).body;
+      });
+      expect(again).toBe(before);
+      expect(queries, url).toHaveLength(1);
+    }
+
+    // Written past the services, as another process or a seeder would: each change shows at once.
+    await ctx.db.kysely.updateTable('courses').set({ title: 'Курс 2' }).where('id', '=', course).execute();
+    expect((await card()).name).toBe('Курс 2');
+    expect((await started())[0].section).toBe('Курс 2');
+    await ctx.db.kysely.updateTable('lessons').set({ name: 'Первый' }).where('id', '=', first).execute();
+    expect((await started())[0].name).toBe('Первый');
+    await ctx.db.kysely.updateTable('modules').set({ name: 'Основы' }).where('id', '=', moduleId).execute();
+    expect((await started())[0].module).toBe('Основы');
+    await recordLesson(ctx.db, learnerId, second, at(0), at(0));
+    expect((await card()).lessons).toEqual({ total: 2, completed: 1 });
+    await ctx.db.kysely
+      .updateTable('lesson_progress')
+      .set({ completed_at: at(0) })
+      .where('user_id', '=', learnerId)
+      .where('lesson_id', '=', first)
+      .execute();
+    expect(await started()).toEqual([]);
+
+    // Time alone: almost overdue from exactly three days after enrollment, overdue after the fifth
+    // (signed in again with "remember me": an idle session ends after twelve hours).
+    await learner.signIn(learnerUser.email, learnerUser.password, true);
+    ctx.clock.set(new Date(enrolledAt + 3 * DAY - 1));
+    expect((await card()).deadline_status).toBe('in_order');
+    ctx.clock.set(new Date(enrolledAt + 3 * DAY));
+    expect((await card()).deadline_status).toBe('almost_overdue');
+    ctx.clock.set(new Date(enrolledAt + 5 * DAY));
+    expect((await card()).deadline_status).toBe('almost_overdue');
+    ctx.clock.set(new Date(enrolledAt + 5 * DAY + 1));
+    expect((await card()).deadline_status).toBe('overdue');
+
+    // Detached (an enrollment deleted): the course leaves the list.
+    const { client: later } = await clientAs(ctx, 'admin');
+    const detached = await later.post('/api/admin/user-courses/detach', { user_id: learnerId, course_ids: [course] });
+    expect(detached.statusCode).toBe(200);
+    expect((await learner.get('/api/user/courses')).json().result.categories).toEqual([]);
   });
 
   it('needs a session', async () => {

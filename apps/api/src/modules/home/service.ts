@@ -1,21 +1,84 @@
-import { UNCATEGORISED_ID, UNCATEGORISED_NAME, type HomeCategory, type StartedLesson } from '@lms/contract';
+import {
+  UNCATEGORISED_ID,
+  UNCATEGORISED_NAME,
+  startedLessonsResponse,
+  userCoursesHomeResponse,
+  type HomeCategory,
+  type StartedLesson,
+} from '@lms/contract';
+import type { ReadVersions } from '../../db/versions.js';
+import type { Clock } from '../../platform/clock.js';
+import { jsonWriterFor } from '../../platform/serializer.js';
 import { storageUrl } from '../../platform/storageUrl.js';
 import { courseCard } from '../catalogue/cards.js';
-import type { LearningEngine } from '../progress/service.js';
+import { summaryChangesAt } from '../progress/engine.js';
+import type { LearningEngine, StartedLesson as EngineStartedLesson } from '../progress/service.js';
+import { KeptAnswers } from './keptAnswers.js';
 
 /** The slider shows the newest few; older unfinished lessons stay reachable from their courses. */
 const MAX_STARTED_LESSONS = 20;
+/** Viewers whose last answers a process keeps, per call (a learner's list is ~15 kB at 40 courses). */
+const KEPT_VIEWERS = 2_000;
 
-/** The learner's home page (spec 01 §2.7): their courses by category and the lessons to continue. */
+/** What the routes write (the same writers as their schemas'), for the answers kept as text. */
+const writeCourses = jsonWriterFor(userCoursesHomeResponse);
+const writeStarted = jsonWriterFor(startedLessonsResponse);
+
+/** The signed-in viewer of a home call, with the versions read with their session. */
+export interface HomeViewer {
+  userId: number;
+  versions: ReadVersions;
+}
+
+/**
+ * The learner's home page (spec 01 §2.7): their courses by category and the lessons to continue. A
+ * viewer's answers are kept as text while nothing they show has changed (keptAnswers.ts), so that a
+ * repeated view costs the session lookup alone.
+ */
 export class HomeService {
-  constructor(private readonly engine: LearningEngine) {}
+  readonly #courses = new KeptAnswers(KEPT_VIEWERS);
+  readonly #started = new KeptAnswers(KEPT_VIEWERS);
+
+  constructor(
+    private readonly engine: LearningEngine,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The JSON text of GET /api/user/courses. */
+  async coursesAnswer({ userId, versions }: HomeViewer): Promise<Buffer> {
+    // Read before the rows: an answer is kept only up to what time changes after this instant.
+    const from = this.clock.now().getTime();
+    const kept = this.#courses.get(userId, versions, from);
+    if (kept) return kept;
+    const { categories, until } = await this.categorised(userId, from);
+    const text = Buffer.from(writeCourses({ result: { success: true, categories } }));
+    this.#courses.keep(userId, versions, { from, until }, text);
+    return text;
+  }
+
+  /** The JSON text of GET /api/user/started-lessons. */
+  async startedLessonsAnswer({ userId, versions }: HomeViewer): Promise<Buffer> {
+    const from = this.clock.now().getTime();
+    const kept = this.#started.get(userId, versions, from);
+    if (kept) return kept;
+    const { items, until } = await this.engine.startedLessonsUntil(userId);
+    const text = Buffer.from(writeStarted({ result: { success: true, items: this.cards(items) } }));
+    this.#started.keep(userId, versions, { from, until }, text);
+    return text;
+  }
 
   /** Visible courses grouped by live category (category order), the uncategorised last. */
   async courses(userId: number): Promise<HomeCategory[]> {
+    return (await this.categorised(userId, this.clock.now().getTime())).categories;
+  }
+
+  private async categorised(userId: number, now: number): Promise<{ categories: HomeCategory[]; until: number }> {
     const visible = await this.engine.viewerCourses(userId, { visibleOnly: true });
+    let until = Infinity;
     const categories = new Map<number, HomeCategory & { sort: number }>();
     const loose: HomeCategory = { id: UNCATEGORISED_ID, name: UNCATEGORISED_NAME, items: [] };
     for (const { course, summary } of visible) {
+      if (summary) until = Math.min(until, summaryChangesAt(course, summary, course.state?.valid_until ?? null, now));
       const card = courseCard(course, summary, { groups: course.groups, students: course.learners });
       if (course.category_id === null) {
         loose.items.push(card);
@@ -34,13 +97,16 @@ export class HomeService {
       .sort((a, b) => a.sort - b.sort || a.id - b.id)
       .map(({ id, name, items }) => ({ id, name, items }));
     if (loose.items.length > 0) out.push(loose);
-    return out;
+    return { categories: out, until };
   }
 
   /** Started, not completed in the current cycle, of visible courses (the engine decides), newest first. */
   async startedLessons(userId: number): Promise<StartedLesson[]> {
-    const started = (await this.engine.startedLessons(userId)).slice(0, MAX_STARTED_LESSONS);
-    return started.map((s) => ({
+    return this.cards(await this.engine.startedLessons(userId));
+  }
+
+  private cards(started: readonly EngineStartedLesson[]): StartedLesson[] {
+    return started.slice(0, MAX_STARTED_LESSONS).map((s) => ({
       id: s.lesson_id,
       course_id: s.course_id,
       name: s.name,

@@ -177,12 +177,22 @@ export class LearningEngine {
    * row is past `valid_until` (a new cycle opened, not yet rewritten) go through the full engine.
    */
   async startedLessons(userId: number): Promise<StartedLesson[]> {
-    const records = await this.maintained.viewerLessonRecords(userId);
+    return (await this.startedLessonsUntil(userId)).items;
+  }
+
+  /**
+   * `startedLessons` with the instant from which time alone may change them (a course's row reaching
+   * its `valid_until`); the current instant when a course past it was recomputed.
+   */
+  async startedLessonsUntil(userId: number): Promise<{ items: StartedLesson[]; until: number }> {
     const now = this.clock.now().getTime();
+    const records = await this.maintained.viewerLessonRecords(userId);
+    let until = Infinity;
     const byLesson = new Map<number, ViewerLessonRecord[]>();
     const stale = new Set<number>();
     for (const r of records) {
       if (!isVisible(r, r.enrolled_at !== null)) continue;
+      if (r.valid_until !== null) until = Math.min(until, Date.parse(r.valid_until));
       if (r.valid_until !== null && Date.parse(r.valid_until) <= now) stale.add(r.course_id);
       else {
         const list = byLesson.get(r.lesson_id);
@@ -221,6 +231,6 @@ export class LearningEngine {
           if (item.type === 'lesson' && card) started(card, item);
         }
     }
-    return out.sort((a, b) => b.started_at.localeCompare(a.started_at) || b.lesson_id - a.lesson_id);
+    return { items: out.sort((a, b) => b.started_at.localeCompare(a.started_at) || b.lesson_id - a.lesson_id), until };
   }
 }

@@ -12,9 +12,11 @@ import {
   dialectName,
   TEST_DATABASE_URL,
   type TestContext,
+  queriesDuring,
   untilBlockedBy,
 } from '../../test/harness.js';
 import { CoursesRepository } from '../courses/repository.js';
+import { HomeService } from '../home/service.js';
 import { ProgressRepository } from './repository.js';
 import { LearningEngine, stateKey } from './service.js';
 import { learningStatesOver } from './states.js';
@@ -115,8 +117,13 @@ describe(`maintained learning state equals the engine's recomputation after any 
     }
   }
 
-  it('through lessons, attempts, publishing, deletion, settings, enrollment and time, in a long random sequence', async () => {
-    const rnd = random(20261124);
+  /**
+   * A company of three learners and three courses built through the API, and one random event at a
+   * time on it (lessons, attempts, publishing, deletion, settings, enrollment, renewal and time);
+   * `step` answers what it did, or undefined when it did nothing.
+   */
+  async function randomCompany(seed: number) {
+    const rnd = random(seed);
     const admin = new Client(ctx.app);
     const adminUser = await createUser(ctx.db, { role: 'admin' });
     await admin.signIn(adminUser.email, adminUser.password, true);
@@ -163,9 +170,9 @@ describe(`maintained learning state equals the engine's recomputation after any 
       expect([what, res.statusCode >= 500 ? res.body : 'ok']).toEqual([what, 'ok']);
     let advanced = 0;
 
-    for (let step = 0; step < 80; step++) {
+    const step = async (): Promise<string | undefined> => {
       const learner = rnd.pick(learners);
-      const op = rnd.int(12);
+      const op = rnd.int(14);
       let what = '';
       if (op <= 1) {
         const [id] = rnd.pick([...lessons]);
@@ -236,17 +243,71 @@ describe(`maintained learning state equals the engine's recomputation after any 
       } else if (op === 9) {
         what = 'renewal pass';
         await ctx.app.jobs.renewLearningStates();
+      } else if (op === 10) {
+        // Written past the services, as a seeder or another process would.
+        const [id] = rnd.pick([...lessons]);
+        what = `lesson ${id} renamed`;
+        await ctx.db.kysely
+          .updateTable('lessons')
+          .set({ name: `Урок ${rnd.int(1000)}` })
+          .where('id', '=', id)
+          .execute();
+      } else if (op === 11) {
+        const course = rnd.pick(courses);
+        what = `course ${course} renamed`;
+        await ctx.db.kysely
+          .updateTable('courses')
+          .set({ title: `Курс ${rnd.int(1000)}` })
+          .where('id', '=', course)
+          .execute();
       } else if (advanced < 20 * DAY) {
         const by = rnd.chance(0.5) ? rnd.int(6) * HOUR + 1000 : DAY + rnd.int(12) * HOUR;
         advanced += by;
         ctx.clock.advance(by);
         what = `time +${(by / HOUR).toFixed(1)} h`;
-      } else continue;
+      } else return undefined;
+      return what;
+    };
+    return { learners, userIds, step };
+  }
+
+  it('through lessons, attempts, publishing, deletion, settings, enrollment and time, in a long random sequence', async () => {
+    const { userIds, step: randomStep } = await randomCompany(20261124);
+    for (let step = 0; step < 80; step++) {
+      const what = await randomStep();
+      if (what === undefined) continue;
       await expectExact(`step ${step}: ${what}`, userIds);
     }
     const kept = await ctx.db.kysely.selectFrom('learning_states').select('user_id').execute();
     expect(kept.length).toBeGreaterThan(0);
     // A long sequence with a full rebuild after each step: its own budget, not the default per test.
+  }, 180_000);
+
+  it('answers kept per viewer equal fresh ones after any events (home/keptAnswers.ts)', async () => {
+    const { learners, step: randomStep } = await randomCompany(20261125);
+    const fresh = new HomeService(engine, ctx.clock);
+    const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
+    let kept = 0;
+    for (let step = 0; step < 120; step++) {
+      const what = await randomStep();
+      if (what === undefined) continue;
+      for (const l of learners) {
+        let courses: unknown;
+        const statements = await queriesDuring(async () => {
+          courses = (await l.client.get('/api/user/courses')).json();
+        });
+        // The session lookup alone: the kept answer was sent.
+        if (statements.length === 1) kept++;
+        expect(courses, `step ${step}: ${what}: home of ${l.id}`).toEqual(
+          json({ result: { success: true, categories: await fresh.courses(l.id) } }),
+        );
+        expect(
+          (await l.client.get('/api/user/started-lessons')).json(),
+          `step ${step}: ${what}: started lessons of ${l.id}`,
+        ).toEqual(json({ result: { success: true, items: await fresh.startedLessons(l.id) } }));
+      }
+    }
+    expect(kept).toBeGreaterThan(20);
   }, 180_000);
 
   it("writes for one pair what a refresh of several pairs writes, a deleted course's rows included", async () => {
