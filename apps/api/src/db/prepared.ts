@@ -3,7 +3,8 @@ import type { Database } from './schema.js';
 
 const SLOT = '\u0000prepared-slot:';
 
-type Scalar = string | number | null;
+/** A bound value; an array only where PostgreSQL compares with it as one value (`= any(…)`). */
+type Scalar = string | number | null | readonly string[];
 
 interface Compiled {
   query: CompiledQuery;

@@ -1,5 +1,8 @@
 import type { RoleCode } from '@lms/contract';
+import { sql, type InferResult, type Kysely } from 'kysely';
+import { BatchedLookup } from '../db/batched.js';
 import { PreparedQuery } from '../db/prepared.js';
+import type { Database } from '../db/schema.js';
 import { versionColumns, versionsOf, type ReadVersions } from '../db/versions.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import { DAY, HOUR, MINUTE, addMs, iso, type Clock } from './clock.js';
@@ -45,13 +48,14 @@ export interface NewSession {
  * Every request with a session cookie asks this: compiled once (db/prepared.ts). It also reads the
  * versions kept answers depend on, so that a request answered from one costs this statement alone.
  */
-const sessionByToken = new PreparedQuery(['tokenHash'], (db, p: { tokenHash: string }) =>
-  db
+function sessionSelect(db: Kysely<Database>) {
+  return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .innerJoin('roles', 'roles.id', 'users.role_id')
     .select((eb) => [
       ...versionColumns(eb),
+      'sessions.token_hash',
       'sessions.id as session_id',
       'sessions.remember',
       'sessions.expires_at',
@@ -64,13 +68,28 @@ const sessionByToken = new PreparedQuery(['tokenHash'], (db, p: { tokenHash: str
       'roles.code as role',
       'roles.name as role_name',
     ])
-    .where('sessions.token_hash', '=', p.tokenHash)
-    .where('users.deleted_at', 'is', null),
+    .where('users.deleted_at', 'is', null);
+}
+type SessionRow = InferResult<ReturnType<typeof sessionSelect>>[number];
+
+const sessionByToken = new PreparedQuery(['tokenHash'], (db, p: { tokenHash: string }) =>
+  sessionSelect(db).where('sessions.token_hash', '=', p.tokenHash),
+);
+/** PostgreSQL: the sessions of the requests of one turn of the event loop at once (db/batched.ts). */
+const sessionsByTokens = new PreparedQuery(['tokenHashes'], (db, p: { tokenHashes: readonly string[] }) =>
+  sessionSelect(db).where(sql<boolean>`sessions.token_hash = any(${p.tokenHashes})`),
 );
 
 /** The sessions table (DESIGN.md §6 "Sessions and CSRF"): only token hashes are stored. */
 export class SessionRepository {
-  constructor(private readonly uow: UnitOfWork) {}
+  readonly #batched: BatchedLookup<string, SessionRow>;
+
+  constructor(private readonly uow: UnitOfWork) {
+    this.#batched = new BatchedLookup(async (tokenHashes) => {
+      const rows = await sessionsByTokens.execute(this.uow.db, { tokenHashes });
+      return new Map(rows.map((r) => [r.token_hash, r]));
+    });
+  }
 
   private get db() {
     return this.uow.db;
@@ -95,9 +114,22 @@ export class SessionRepository {
 
   /** The session of a token hash with its (live) user. */
   async find(tokenHash: string): Promise<ActiveSession | undefined> {
-    const row = await sessionByToken.executeTakeFirst(this.db, { tokenHash });
+    // Outside a transaction on PostgreSQL, with the other requests of the same turn.
+    const row =
+      this.uow.kind === 'postgres' && !this.uow.inUnit
+        ? await this.#batched.get(tokenHash)
+        : await sessionByToken.executeTakeFirst(this.db, { tokenHash });
     if (!row) return undefined;
-    const { session_id, remember, expires_at, last_seen_at, viewer_version, cards_version, ...user } = row;
+    const {
+      token_hash: _tokenHash,
+      session_id,
+      remember,
+      expires_at,
+      last_seen_at,
+      viewer_version,
+      cards_version,
+      ...user
+    } = row;
     return {
       sessionId: session_id,
       remember,

@@ -7,6 +7,7 @@ import {
   createUser,
   DEFAULT_PASSWORD,
   dialectName,
+  queriesDuring,
   type TestContext,
 } from '../../test/harness.js';
 
@@ -187,6 +188,39 @@ describe(`sign-in and sessions (${dialectName})`, () => {
     } finally {
       await proxied.close();
     }
+  });
+
+  it('requests at once each get their own session, an unknown or ended one none (one statement on PostgreSQL)', async () => {
+    const clients: { client: Client; id: number }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const user = await createUser(ctx.db, { role: 'learner', first_name: `Имя${i}` });
+      const client = new Client(ctx.app);
+      await client.signIn(user.email, DEFAULT_PASSWORD);
+      clients.push({ client, id: user.id });
+    }
+    // The last one signs out; its token is then sent again, as a stolen cookie would be.
+    const last = clients.pop();
+    const token = last?.client.cookies.get('lms_session') ?? '';
+    expect((await last?.client.post('/api/logout'))?.statusCode).toBe(200);
+    const ended = new Client(ctx.app);
+    ended.cookies.set('lms_session', token);
+    const guest = new Client(ctx.app);
+    let answers: { name: string; authenticated: boolean }[] = [];
+    const queries = await queriesDuring(async () => {
+      answers = await Promise.all(
+        [...clients.map((c) => c.client), ...clients.map((c) => c.client), ended, guest].map(
+          async (c) => (await c.get('/api/check-auth')).json() as { name: string; authenticated: boolean },
+        ),
+      );
+    });
+    expect(answers.map((a) => (a.authenticated ? a.name.split(' ')[1] : null))).toEqual([
+      ...['Имя0', 'Имя1', 'Имя2', 'Имя3', 'Имя4'],
+      ...['Имя0', 'Имя1', 'Имя2', 'Имя3', 'Имя4'],
+      null,
+      null,
+    ]);
+    const lookups = queries.filter((q) => /from "sessions"/.test(q));
+    expect(lookups).toHaveLength(dialectName === 'postgres' ? 1 : 11);
   });
 
   it('logout ends the session on the server', async () => {
