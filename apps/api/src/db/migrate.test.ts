@@ -59,6 +59,7 @@ describe(`migrations (${dialectName})`, () => {
         '0013_course_cards_version',
         '0014_test_content_version',
         '0015_viewer_versions',
+        '0016_users_list_version',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -240,6 +241,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0013_course_cards_version',
         '0014_test_content_version',
         '0015_viewer_versions',
+        '0016_users_list_version',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -314,6 +316,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0013_course_cards_version',
         '0014_test_content_version',
         '0015_viewer_versions',
+        '0016_users_list_version',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);

@@ -16,6 +16,7 @@ import { userUrgencyMigration } from './migrations/0012_user_urgency.js';
 import { courseCardsVersionMigration } from './migrations/0013_course_cards_version.js';
 import { testContentVersionMigration } from './migrations/0014_test_content_version.js';
 import { viewerVersionsMigration } from './migrations/0015_viewer_versions.js';
+import { usersListVersionMigration } from './migrations/0016_users_list_version.js';
 import type { Database } from './schema.js';
 import { learningStatesOver } from '../modules/progress/states.js';
 
@@ -37,6 +38,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0013_course_cards_version': courseCardsVersionMigration(kind) as Migration,
     '0014_test_content_version': testContentVersionMigration(kind) as Migration,
     '0015_viewer_versions': viewerVersionsMigration(kind) as Migration,
+    '0016_users_list_version': usersListVersionMigration(kind) as Migration,
   };
 }
 

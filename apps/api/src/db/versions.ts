@@ -8,13 +8,15 @@ import type { Database } from './schema.js';
  *
  * - `viewer`: the signed-in user's own rows (enrollments, learning states, lesson records; migration 0015).
  * - `cards`: what course and lesson cards show outside any viewer (migrations 0013 and 0015).
+ * - `users`: what the employees list shows, last activity aside (migration 0016).
  */
 export interface ReadVersions {
   viewer: number;
   cards: number;
+  users: number;
 }
 
-/** The two versions as columns of a query that has `users` (the signed-in user) in scope. */
+/** The versions as columns of a query that has `users` (the signed-in user) in scope. */
 export function versionColumns(eb: ExpressionBuilder<Database, 'users'>) {
   return [
     eb
@@ -23,19 +25,27 @@ export function versionColumns(eb: ExpressionBuilder<Database, 'users'>) {
       .select(sql<number | string | null>`sum(viewer_changes.weight)`.as('v'))
       .whereRef('viewer_changes.user_id', '=', 'users.id')
       .as('viewer_version'),
-    eb
-      .selectFrom('counters')
-      .select('counters.value')
-      .where('counters.name', '=', 'course_cards_version')
-      .as('cards_version'),
+    counter(eb, 'course_cards_version').as('cards_version'),
+    counter(eb, 'users_list_version').as('users_version'),
   ] as const;
 }
 
+function counter(eb: ExpressionBuilder<Database, 'users'>, name: string) {
+  return eb.selectFrom('counters').select('counters.value').where('counters.name', '=', name);
+}
+
+type Version = number | string | null;
+
 export function versionsOf(row: {
-  viewer_version: number | string | null;
-  cards_version: number | string | null;
+  viewer_version: Version;
+  cards_version: Version;
+  users_version: Version;
 }): ReadVersions {
-  return { viewer: Number(row.viewer_version ?? 0), cards: Number(row.cards_version ?? 0) };
+  return {
+    viewer: Number(row.viewer_version ?? 0),
+    cards: Number(row.cards_version ?? 0),
+    users: Number(row.users_version ?? 0),
+  };
 }
 
 /** Learners whose versions are folded per pass, and the rows a learner may have before being folded. */

@@ -128,6 +128,7 @@ export class SessionRepository {
       last_seen_at,
       viewer_version,
       cards_version,
+      users_version,
       ...user
     } = row;
     return {
@@ -136,7 +137,7 @@ export class SessionRepository {
       expiresAt: expires_at,
       lastSeenAt: last_seen_at,
       user: { ...user, role: user.role as RoleCode },
-      versions: versionsOf({ viewer_version, cards_version }),
+      versions: versionsOf({ viewer_version, cards_version, users_version }),
     };
   }
 

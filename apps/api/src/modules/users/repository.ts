@@ -162,6 +162,23 @@ function pageQuery(
   return ordered(shape, shown(page));
 }
 
+/**
+ * Last activity of the given users, who are named by one bound value (prepared.ts binds no lists): a
+ * JSON array on SQLite, an array literal on PostgreSQL.
+ */
+const activityInJson = new PreparedQuery(['ids'], (db, p: { ids: string }) =>
+  db
+    .selectFrom('users')
+    .select(['users.id', 'users.last_activity_at'])
+    .where(sql<boolean>`users.id in (select value from json_each(${p.ids}))`),
+);
+const activityInArray = new PreparedQuery(['ids'], (db, p: { ids: string }) =>
+  db
+    .selectFrom('users')
+    .select(['users.id', 'users.last_activity_at'])
+    .where(sql<boolean>`users.id = any(cast(${p.ids} as integer[]))`),
+);
+
 /** Page statements by shape (prepared.ts: built and compiled once, then bound). */
 const pageQueries = new Map<
   string,
@@ -217,6 +234,15 @@ export class UsersRepository {
       limit: query.limit,
       offset: query.offset,
     });
+  }
+
+  /** The last activity of each of the given users, by id (a page of the list kept, users/service.ts). */
+  async activityOf(ids: readonly number[]): Promise<Map<number, string | null>> {
+    const rows =
+      this.uow.kind === 'postgres'
+        ? await activityInArray.execute(this.db, { ids: `{${ids.join(',')}}` })
+        : await activityInJson.execute(this.db, { ids: JSON.stringify(ids) });
+    return new Map(rows.map((r) => [r.id, r.last_activity_at]));
   }
 
   /** Live users of a department, by name. */

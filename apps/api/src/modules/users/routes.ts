@@ -13,6 +13,7 @@ import {
   userCoursesResponse,
 } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sendJsonText } from '../../platform/sendJsonText.js';
 import { USER_MESSAGES, type UsersService } from './service.js';
 
 const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 422: errorResponse };
@@ -32,11 +33,13 @@ export const usersRoutes =
           response: { 200: adminUserListResponse, ...errors },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const q = request.query;
         const paged = Object.values(q).some((v) => v !== undefined);
         if (!paged) return { result: { success: true as const }, items: await users.list() };
-        return { result: { success: true as const }, ...(await users.page(q)) };
+        // A page is sent as the JSON text UserPages makes with the schema's writer (pages.ts).
+        const session = await request.currentSession();
+        return sendJsonText(reply, await users.page(q, session?.versions));
       },
     );
 

@@ -1,5 +1,6 @@
 import type { AdminUserDetail, AdminUserListItem, AdminUsersQuery } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
+import type { ReadVersions } from '../../db/versions.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
@@ -10,9 +11,9 @@ import { fullName } from '../auth/permissions.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
 import type { Credentials } from './credentials.js';
-import type { UserInput, UserRecord, UsersRepository } from './repository.js';
+import { toListItem, UserPages } from './pages.js';
+import type { UserInput, UsersRepository } from './repository.js';
 
-const DEFAULT_PER_PAGE = 50;
 const EXPORT_BATCH = 1000;
 
 export const USER_MESSAGES = {
@@ -24,21 +25,6 @@ export const USER_MESSAGES = {
   notFound: 'Пользователь не найден',
   passwordReset: 'Пароль успешно сброшен и отправлен на email пользователя',
 } as const;
-
-export function toListItem(u: UserRecord): AdminUserListItem {
-  return {
-    id: u.id,
-    name: fullName(u),
-    first_name: u.first_name,
-    last_name: u.last_name,
-    login: u.email,
-    email: u.email,
-    position: u.position,
-    department: u.department_id !== null ? { id: u.department_id, name: u.department_name ?? '' } : null,
-    roles: { id: u.role_id, name: u.role_name },
-    last_activity: u.last_activity_at,
-  };
-}
 
 export interface UserFields {
   first_name: string;
@@ -61,24 +47,19 @@ export class UsersService {
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly mail: MailContext,
-  ) {}
+  ) {
+    this.#pages = new UserPages(uow, repo);
+  }
+
+  readonly #pages: UserPages;
 
   async list(): Promise<AdminUserListItem[]> {
     return (await this.repo.list()).map(toListItem);
   }
 
-  /** One page of the employees list (issue 14): what the tab shows, never the whole company. */
-  async page(query: AdminUsersQuery) {
-    const page = query.page ?? 1;
-    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
-    const { rows, total } = await this.repo.page({
-      search: query.search || undefined,
-      sort: query.sort,
-      direction: query.direction,
-      limit: perPage,
-      offset: (page - 1) * perPage,
-    });
-    return { items: rows.map(toListItem), total, page, per_page: perPage };
+  /** The JSON text of one page of the employees list (pages.ts), kept while the session's versions allow. */
+  page(query: AdminUsersQuery, versions?: ReadVersions): Promise<Buffer> {
+    return this.#pages.answer(query, versions);
   }
 
   /**

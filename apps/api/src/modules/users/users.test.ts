@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnitOfWork } from '../../db/unitOfWork.js';
+import type { AdminUsersQuery } from '@lms/contract';
 import { EnrollmentRepository } from '../enrollment/repository.js';
+import { UserPages } from './pages.js';
+import { UsersRepository } from './repository.js';
 import {
   Client,
   clientAs,
@@ -9,6 +12,7 @@ import {
   createModuleWith,
   createUser,
   dialectName,
+  queriesDuring,
   recordAttempt,
   recordLesson,
   roleId,
@@ -220,6 +224,119 @@ describe(`settings: employees (${dialectName})`, () => {
           else if (sort === 'department' || sort === 'last_activity') expect(whole, query).not.toEqual(asc);
           else expect(whole, query).toEqual([...asc].reverse());
         }
+  });
+
+  it('a page asked again equals a fresh read after any change of what it shows, and reads only last activity', async () => {
+    const other = await createDepartment(ctx.db, 'Бухгалтерия');
+    for (let i = 0; i < 6; i++)
+      await ctx.db.kysely
+        .insertInto('users')
+        .values({
+          first_name: `Имя${i}`,
+          last_name: `Фамилия${i}`,
+          email: `u${i}@example.com`,
+          password_hash: 'x',
+          role_id: learnerRole,
+          department_id: i % 2 === 0 ? dep : other,
+        })
+        .execute();
+    const k = ctx.db.kysely;
+    const someone = async () =>
+      (await k.selectFrom('users').select('id').where('email', '=', 'u3@example.com').executeTakeFirstOrThrow()).id;
+    const pages = ['page=1&per_page=4', 'page=2&per_page=4&sort=department&direction=desc', 'search=фамилия'];
+    // Read afresh by a reader that keeps nothing, as the route would answer it.
+    const uow = new UnitOfWork(k, ctx.db.kind);
+    const reader = new UserPages(uow, new UsersRepository(uow));
+    const expectFresh = async (what: string) => {
+      for (const query of pages) {
+        const q = Object.fromEntries(new URLSearchParams(query));
+        const fresh = await reader.read({
+          ...q,
+          page: q.page ? Number(q.page) : undefined,
+          per_page: q.per_page ? Number(q.per_page) : undefined,
+        } as AdminUsersQuery);
+        const res = await admin.get(`/api/admin/users?${query}`);
+        expect(res.json(), `${what}: ${query}`).toEqual(
+          JSON.parse(JSON.stringify({ result: { success: true }, ...fresh })),
+        );
+      }
+    };
+    const changes: [string, () => Promise<unknown>][] = [
+      [
+        'renamed',
+        async () =>
+          k
+            .updateTable('users')
+            .set({ last_name: 'Аардварк' })
+            .where('id', '=', await someone())
+            .execute(),
+      ],
+      [
+        'department renamed',
+        () => k.updateTable('departments').set({ name: 'Архив' }).where('id', '=', other).execute(),
+      ],
+      ['role renamed', () => k.updateTable('roles').set({ name: 'Слушатель' }).where('id', '=', learnerRole).execute()],
+      [
+        'moved',
+        async () =>
+          k
+            .updateTable('users')
+            .set({ department_id: dep })
+            .where('id', '=', await someone())
+            .execute(),
+      ],
+      [
+        'active',
+        async () =>
+          k
+            .updateTable('users')
+            .set({ last_activity_at: '2026-11-01T00:00:00.000Z' })
+            .where('id', '=', await someone())
+            .execute(),
+      ],
+      [
+        'deleted',
+        async () =>
+          k
+            .updateTable('users')
+            .set({ deleted_at: '2026-11-02T00:00:00.000Z' })
+            .where('id', '=', await someone())
+            .execute(),
+      ],
+      ['added', () => admin.post('/api/admin/users', newUser({ last_name: 'Аалто', login: 'aalto@example.com' }))],
+      // A name holding the text the kept page is cut at (pages.ts): such a page is not kept, still right.
+      [
+        'named like the cut',
+        async () =>
+          k
+            .updateTable('users')
+            .set({ first_name: 'lms-kept-page-activity-slot' })
+            .where('email', '=', 'aalto@example.com')
+            .execute(),
+      ],
+      [
+        'active again',
+        async () =>
+          k
+            .updateTable('users')
+            .set({ last_activity_at: null })
+            .where('id', '=', await someone())
+            .execute(),
+      ],
+      [
+        'renamed back',
+        () => k.updateTable('users').set({ first_name: 'Оля' }).where('email', '=', 'aalto@example.com').execute(),
+      ],
+    ];
+    await expectFresh('at first');
+    for (const [what, change] of changes) {
+      await change();
+      await expectFresh(what);
+    }
+    // Unchanged, a page is read again as its rows' last activity only (and the session lookup).
+    const queries = await queriesDuring(() => admin.get(`/api/admin/users?${pages[0]}`));
+    expect(queries, queries.join('\n')).toHaveLength(2);
+    expect(queries[1]).toMatch(/last_activity_at/);
   });
 
   it('refuses a duplicate email, case-insensitively, and changes nothing', async () => {
