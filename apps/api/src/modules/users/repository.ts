@@ -1,3 +1,4 @@
+import { BatchedLookup } from '../../db/batched.js';
 import { PreparedQuery } from '../../db/prepared.js';
 import type { AdminUserSort } from '@lms/contract';
 import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
@@ -238,12 +239,19 @@ export class UsersRepository {
 
   /** The last activity of each of the given users, by id (a page of the list kept, users/service.ts). */
   async activityOf(ids: readonly number[]): Promise<Map<number, string | null>> {
-    const rows =
-      this.uow.kind === 'postgres'
-        ? await activityInArray.execute(this.db, { ids: `{${ids.join(',')}}` })
-        : await activityInJson.execute(this.db, { ids: JSON.stringify(ids) });
+    if (this.uow.kind === 'postgres' && !this.uow.inUnit) {
+      // With the other pages asked in the same turn (db/batched.ts).
+      const found = await this.#activity.getAll(ids);
+      return new Map(ids.map((id, i) => [id, found[i] ?? null]));
+    }
+    const rows = await activityInJson.execute(this.db, { ids: JSON.stringify(ids) });
     return new Map(rows.map((r) => [r.id, r.last_activity_at]));
   }
+
+  readonly #activity = new BatchedLookup<number, string | null>(async (ids) => {
+    const rows = await activityInArray.execute(this.db, { ids: `{${ids.join(',')}}` });
+    return new Map(rows.map((r) => [r.id, r.last_activity_at]));
+  });
 
   /** Live users of a department, by name. */
   inDepartment(departmentId: number): Promise<UserRecord[]> {

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { BatchedLookup } from './batched.js';
+
+describe('batched lookups', () => {
+  it('answers the keys asked in one turn with one read, each its own row or none', async () => {
+    const reads: number[][] = [];
+    const lookup = new BatchedLookup<number, string>(async (keys) => {
+      reads.push(keys);
+      return new Map(keys.filter((k) => k !== 3).map((k) => [k, `row ${k}`]));
+    });
+    const first = await Promise.all([lookup.get(1), lookup.getAll([2, 3, 1]), lookup.get(2)]);
+    expect(first).toEqual(['row 1', ['row 2', undefined, 'row 1'], 'row 2']);
+    expect(reads).toEqual([[1, 2, 3]]);
+    // A later turn is another batch.
+    expect(await lookup.get(4)).toBe('row 4');
+    expect(reads).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('fails every lookup of a batch whose read fails, and the next batch reads again', async () => {
+    let fail = true;
+    const lookup = new BatchedLookup<number, number>(async (keys) => {
+      if (fail) throw new Error('connection lost');
+      return new Map(keys.map((k) => [k, k * 10]));
+    });
+    const failed = await Promise.allSettled([lookup.get(1), lookup.get(2)]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    expect(await lookup.getAll([1, 2])).toEqual([10, 20]);
+  });
+});
