@@ -4,24 +4,33 @@ interface Waiting<R> {
 }
 
 /**
- * Lookups by key asked in the same turn of the event loop, answered together by one statement: on
- * PostgreSQL every statement is a round trip to a backend sharing the machine's cores, and under load
- * many requests ask in each turn (every request starts with its session lookup). At low load a batch
- * is one request's keys, asked one turn later than alone.
+ * Lookups by key answered together by one statement while an earlier one is running: on PostgreSQL
+ * every statement is a round trip to a backend sharing the machine's cores, and under load many
+ * requests ask at once (every request starts with its session lookup). A lookup asked while no read is
+ * running is read at once (after the other lookups of the same turn of the event loop, which join it);
+ * those asked while reads run wait for the first to end and go together in the next. At low load a
+ * lookup is one statement, as it would be alone.
  */
 export class BatchedLookup<K, R> {
   #pending: Map<K, Waiting<R>[]> | undefined;
+  #running = 0;
 
-  /** `readAll` answers the rows of the keys it finds; keys it does not answer have none. */
-  constructor(private readonly readAll: (keys: K[]) => Promise<Map<K, R>>) {}
+  /**
+   * `readAll` answers the rows of the keys it finds; keys it does not answer have none. At most
+   * `concurrency` reads run at once.
+   */
+  constructor(
+    private readonly readAll: (keys: K[]) => Promise<Map<K, R>>,
+    private readonly concurrency = 2,
+  ) {}
 
   get(key: K): Promise<R | undefined> {
     let pending = this.#pending;
     if (!pending) {
-      const batch = new Map<K, Waiting<R>[]>();
-      pending = this.#pending = batch;
-      // After the I/O callbacks of this turn: every request read in it has asked by then.
-      setImmediate(() => this.flush(batch));
+      pending = this.#pending = new Map();
+      // After the I/O callbacks of this turn, every request read in it has asked; when reads are
+      // running, the batch goes when one of them ends.
+      if (this.#running < this.concurrency) setImmediate(() => this.flush());
     }
     const waiting = pending;
     return new Promise((resolve, reject) => {
@@ -36,15 +45,23 @@ export class BatchedLookup<K, R> {
     return Promise.all(keys.map((k) => this.get(k)));
   }
 
-  private flush(batch: Map<K, Waiting<R>[]>) {
-    if (this.#pending === batch) this.#pending = undefined;
-    this.readAll([...batch.keys()]).then(
-      (rows) => {
-        for (const [key, list] of batch) for (const w of list) w.resolve(rows.get(key));
-      },
-      (error: unknown) => {
-        for (const list of batch.values()) for (const w of list) w.reject(error);
-      },
-    );
+  private flush() {
+    const batch = this.#pending;
+    if (!batch || this.#running >= this.concurrency) return;
+    this.#pending = undefined;
+    this.#running++;
+    this.readAll([...batch.keys()])
+      .then(
+        (rows) => {
+          for (const [key, list] of batch) for (const w of list) w.resolve(rows.get(key));
+        },
+        (error: unknown) => {
+          for (const list of batch.values()) for (const w of list) w.reject(error);
+        },
+      )
+      .finally(() => {
+        this.#running--;
+        this.flush();
+      });
   }
 }

@@ -25,6 +25,11 @@ declare module 'fastify' {
     name?: string;
     /** The 403 text for a role the rule does not admit (default 'Доступ запрещен'). */
     forbiddenMessage?: string;
+    /**
+     * The route answers from what the process keeps: its session lookup also reads the versions kept
+     * answers depend on (db/versions.ts). Other routes' lookups do not pay for them.
+     */
+    readsVersions?: true;
   }
   interface FastifyRequest {
     /** The session of the request's cookie, resolved once on first use. */

@@ -92,7 +92,8 @@ export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void 
   app.decorateRequest('currentSession', function (this: WithSession) {
     if (!this[sessionKey]) {
       const token = this.cookies[SESSION_COOKIE];
-      this[sessionKey] = token ? sessions.resolve(token) : Promise.resolve(null);
+      const withVersions = this.routeOptions.config?.readsVersions === true;
+      this[sessionKey] = token ? sessions.resolve(token, withVersions) : Promise.resolve(null);
     }
     return this[sessionKey];
   });

@@ -30,8 +30,11 @@ export interface ActiveSession {
   expiresAt: string;
   lastSeenAt: string;
   user: SessionUser;
-  /** Read with the session, before the request reads anything else (db/versions.ts). */
-  versions: ReadVersions;
+  /**
+   * Read with the session, before the request reads anything else (db/versions.ts), for the routes
+   * that keep answers (route config `readsVersions`); undefined for the others.
+   */
+  versions: ReadVersions | undefined;
 }
 
 export interface NewSession {
@@ -45,16 +48,16 @@ export interface NewSession {
 }
 
 /**
- * Every request with a session cookie asks this: compiled once (db/prepared.ts). It also reads the
- * versions kept answers depend on, so that a request answered from one costs this statement alone.
+ * Every request with a session cookie asks this: compiled once (db/prepared.ts). The routes that keep
+ * answers also read the versions those depend on in the same statement (`withVersions`), so that a
+ * request answered from what is kept costs this statement alone; the others do not pay for them.
  */
 function sessionSelect(db: Kysely<Database>) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .innerJoin('roles', 'roles.id', 'users.role_id')
-    .select((eb) => [
-      ...versionColumns(eb),
+    .select([
       'sessions.token_hash',
       'sessions.id as session_id',
       'sessions.remember',
@@ -70,23 +73,48 @@ function sessionSelect(db: Kysely<Database>) {
     ])
     .where('users.deleted_at', 'is', null);
 }
+const withVersions = (db: Kysely<Database>) => sessionSelect(db).select((eb) => versionColumns(eb));
 type SessionRow = InferResult<ReturnType<typeof sessionSelect>>[number];
+type VersionedRow = InferResult<ReturnType<typeof withVersions>>[number];
 
-const sessionByToken = new PreparedQuery(['tokenHash'], (db, p: { tokenHash: string }) =>
+const byToken = new PreparedQuery(['tokenHash'], (db, p: { tokenHash: string }) =>
   sessionSelect(db).where('sessions.token_hash', '=', p.tokenHash),
 );
+const versionedByToken = new PreparedQuery(['tokenHash'], (db, p: { tokenHash: string }) =>
+  withVersions(db).where('sessions.token_hash', '=', p.tokenHash),
+);
 /** PostgreSQL: the sessions of the requests of one turn of the event loop at once (db/batched.ts). */
-const sessionsByTokens = new PreparedQuery(['tokenHashes'], (db, p: { tokenHashes: readonly string[] }) =>
+const byTokens = new PreparedQuery(['tokenHashes'], (db, p: { tokenHashes: readonly string[] }) =>
   sessionSelect(db).where(sql<boolean>`sessions.token_hash = any(${p.tokenHashes})`),
 );
+const versionedByTokens = new PreparedQuery(['tokenHashes'], (db, p: { tokenHashes: readonly string[] }) =>
+  withVersions(db).where(sql<boolean>`sessions.token_hash = any(${p.tokenHashes})`),
+);
+
+function activeSession(row: SessionRow, versions: ReadVersions | undefined): ActiveSession {
+  const { session_id, remember, expires_at, last_seen_at, id, email, first_name, last_name, department_id } = row;
+  return {
+    sessionId: session_id,
+    remember,
+    expiresAt: expires_at,
+    lastSeenAt: last_seen_at,
+    user: { id, email, first_name, last_name, department_id, role: row.role as RoleCode, role_name: row.role_name },
+    versions,
+  };
+}
 
 /** The sessions table (DESIGN.md §6 "Sessions and CSRF"): only token hashes are stored. */
 export class SessionRepository {
   readonly #batched: BatchedLookup<string, SessionRow>;
+  readonly #batchedWithVersions: BatchedLookup<string, VersionedRow>;
 
   constructor(private readonly uow: UnitOfWork) {
     this.#batched = new BatchedLookup(async (tokenHashes) => {
-      const rows = await sessionsByTokens.execute(this.uow.db, { tokenHashes });
+      const rows = await byTokens.execute(this.uow.db, { tokenHashes });
+      return new Map(rows.map((r) => [r.token_hash, r]));
+    });
+    this.#batchedWithVersions = new BatchedLookup(async (tokenHashes) => {
+      const rows = await versionedByTokens.execute(this.uow.db, { tokenHashes });
       return new Map(rows.map((r) => [r.token_hash, r]));
     });
   }
@@ -112,33 +140,18 @@ export class SessionRepository {
       .execute();
   }
 
-  /** The session of a token hash with its (live) user. */
-  async find(tokenHash: string): Promise<ActiveSession | undefined> {
+  /** The session of a token hash with its (live) user, and the versions when asked for. */
+  async find(tokenHash: string, versions = false): Promise<ActiveSession | undefined> {
     // Outside a transaction on PostgreSQL, with the other requests of the same turn.
-    const row =
-      this.uow.kind === 'postgres' && !this.uow.inUnit
-        ? await this.#batched.get(tokenHash)
-        : await sessionByToken.executeTakeFirst(this.db, { tokenHash });
-    if (!row) return undefined;
-    const {
-      token_hash: _tokenHash,
-      session_id,
-      remember,
-      expires_at,
-      last_seen_at,
-      viewer_version,
-      cards_version,
-      users_version,
-      ...user
-    } = row;
-    return {
-      sessionId: session_id,
-      remember,
-      expiresAt: expires_at,
-      lastSeenAt: last_seen_at,
-      user: { ...user, role: user.role as RoleCode },
-      versions: versionsOf({ viewer_version, cards_version, users_version }),
-    };
+    const batched = this.uow.kind === 'postgres' && !this.uow.inUnit;
+    if (versions) {
+      const row = batched
+        ? await this.#batchedWithVersions.get(tokenHash)
+        : await versionedByToken.executeTakeFirst(this.db, { tokenHash });
+      return row && activeSession(row, versionsOf(row));
+    }
+    const row = batched ? await this.#batched.get(tokenHash) : await byToken.executeTakeFirst(this.db, { tokenHash });
+    return row && activeSession(row, undefined);
   }
 
   /** Marks the session and its user as active (the caller writes at most once a minute). */
@@ -175,9 +188,12 @@ export class SessionResolver {
     private readonly clock: Clock,
   ) {}
 
-  /** The session of a cookie, or null when it is unknown or expired (an expired one is removed). */
-  async resolve(token: string): Promise<ActiveSession | null> {
-    const session = await this.sessions.find(sha256(token));
+  /**
+   * The session of a cookie, or null when it is unknown or expired (an expired one is removed); with
+   * the versions kept answers depend on when `withVersions`.
+   */
+  async resolve(token: string, withVersions = false): Promise<ActiveSession | null> {
+    const session = await this.sessions.find(sha256(token), withVersions);
     if (!session) return null;
     const now = this.clock.now();
     if (new Date(session.expiresAt).getTime() <= now.getTime()) {

@@ -22,7 +22,7 @@ export const homeRoutes =
     app.get(
       '/api/user/courses',
       {
-        config: { access: 'authenticated', name: 'user.courses' },
+        config: { access: 'authenticated', name: 'user.courses', readsVersions: true },
         schema: {
           tags: ['home'],
           summary: "The user's visible courses by category",
@@ -35,7 +35,7 @@ export const homeRoutes =
     app.get(
       '/api/user/started-lessons',
       {
-        config: { access: 'authenticated', name: 'user.started-lessons' },
+        config: { access: 'authenticated', name: 'user.started-lessons', readsVersions: true },
         schema: {
           tags: ['home'],
           summary: 'Lessons started and not finished',

@@ -24,10 +24,10 @@ const KEPT_VIEWERS = 2_000;
 const writeCourses = jsonWriterFor(userCoursesHomeResponse);
 const writeStarted = jsonWriterFor(startedLessonsResponse);
 
-/** The signed-in viewer of a home call, with the versions read with their session. */
+/** The signed-in viewer of a home call, with the versions read with their session (none: nothing kept). */
 export interface HomeViewer {
   userId: number;
-  versions: ReadVersions;
+  versions: ReadVersions | undefined;
 }
 
 /**
@@ -48,22 +48,22 @@ export class HomeService {
   async coursesAnswer({ userId, versions }: HomeViewer): Promise<Buffer> {
     // Read before the rows: an answer is kept only up to what time changes after this instant.
     const from = this.clock.now().getTime();
-    const kept = this.#courses.get(userId, versions, from);
+    const kept = versions && this.#courses.get(userId, versions, from);
     if (kept) return kept;
     const { categories, until } = await this.categorised(userId, from);
     const text = Buffer.from(writeCourses({ result: { success: true, categories } }));
-    this.#courses.keep(userId, versions, { from, until }, text);
+    if (versions) this.#courses.keep(userId, versions, { from, until }, text);
     return text;
   }
 
   /** The JSON text of GET /api/user/started-lessons. */
   async startedLessonsAnswer({ userId, versions }: HomeViewer): Promise<Buffer> {
     const from = this.clock.now().getTime();
-    const kept = this.#started.get(userId, versions, from);
+    const kept = versions && this.#started.get(userId, versions, from);
     if (kept) return kept;
     const { items, until } = await this.engine.startedLessonsUntil(userId);
     const text = Buffer.from(writeStarted({ result: { success: true, items: this.cards(items) } }));
-    this.#started.keep(userId, versions, { from, until }, text);
+    if (versions) this.#started.keep(userId, versions, { from, until }, text);
     return text;
   }
 

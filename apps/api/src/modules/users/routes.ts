@@ -25,7 +25,7 @@ export const usersRoutes =
     app.get(
       '/api/admin/users',
       {
-        config: { ...access, name: 'admin.users' },
+        config: { ...access, name: 'admin.users', readsVersions: true },
         schema: {
           tags: ['settings'],
           summary: 'Employees: all of them without parameters, or one page with `total`',
