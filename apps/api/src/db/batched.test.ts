@@ -27,4 +27,26 @@ describe('batched lookups', () => {
     fail = false;
     expect(await lookup.getAll([1, 2])).toEqual([10, 20]);
   });
+
+  it('gathers the lookups asked while reads run into the next read, at most `concurrency` at a time', async () => {
+    const reads: number[][] = [];
+    let finish = () => {};
+    const lookup = new BatchedLookup<number, number>(async (keys) => {
+      reads.push(keys);
+      if (reads.length === 1) await new Promise<void>((resolve) => (finish = resolve));
+      return new Map(keys.map((k) => [k, k]));
+    }, 1);
+    const first = lookup.get(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toEqual([[1]]);
+    // Asked in later turns while the first read runs: they wait for it, then go together.
+    const later = [lookup.get(2)];
+    await new Promise((resolve) => setImmediate(resolve));
+    later.push(lookup.get(3));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toEqual([[1]]);
+    finish();
+    expect(await Promise.all([first, ...later])).toEqual([1, 2, 3]);
+    expect(reads).toEqual([[1], [2, 3]]);
+  });
 });
