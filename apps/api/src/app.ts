@@ -254,7 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const catalogueRepo = new CatalogueRepository(uow);
   const courseDeletion = new CoursesService(uow, courses, enrollment);
   await app.register(catalogueRoutes(new CatalogueService(uow, catalogueRepo, courses, courseDeletion, engine, clock)));
-  await app.register(homeRoutes(new HomeService(engine, clock)));
+  await app.register(homeRoutes(new HomeService(engine, clock, uow)));
 
   const files = new FilesRepository(uow);
   const constructorService = new ConstructorService(

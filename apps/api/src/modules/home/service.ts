@@ -6,6 +6,7 @@ import {
   type HomeCategory,
   type StartedLesson,
 } from '@lms/contract';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
 import type { ReadVersions } from '../../db/versions.js';
 import type { Clock } from '../../platform/clock.js';
 import { jsonWriterFor } from '../../platform/serializer.js';
@@ -13,7 +14,7 @@ import { storageUrl } from '../../platform/storageUrl.js';
 import { courseCard } from '../catalogue/cards.js';
 import { summaryChangesAt } from '../progress/engine.js';
 import type { LearningEngine, StartedLesson as EngineStartedLesson } from '../progress/service.js';
-import { KeptAnswers } from './keptAnswers.js';
+import { KeptAnswers, type MadeAnswer } from './keptAnswers.js';
 
 /** The slider shows the newest few; older unfinished lessons stay reachable from their courses. */
 const MAX_STARTED_LESSONS = 20;
@@ -42,29 +43,30 @@ export class HomeService {
   constructor(
     private readonly engine: LearningEngine,
     private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** The JSON text of GET /api/user/courses. */
-  async coursesAnswer({ userId, versions }: HomeViewer): Promise<Buffer> {
-    // Read before the rows: an answer is kept only up to what time changes after this instant.
-    const from = this.clock.now().getTime();
-    const kept = versions && this.#courses.get(userId, versions, from);
-    if (kept) return kept;
-    const { categories, until } = await this.categorised(userId, from);
-    const text = Buffer.from(writeCourses({ result: { success: true, categories } }));
-    if (versions) this.#courses.keep(userId, versions, { from, until }, text);
-    return text;
+  coursesAnswer(viewer: HomeViewer): Promise<Buffer> {
+    return this.answer(this.#courses, viewer, async (now) => {
+      const { categories, until } = await this.categorised(viewer.userId, now);
+      return { text: writeCourses({ result: { success: true, categories } }), until };
+    });
   }
 
   /** The JSON text of GET /api/user/started-lessons. */
-  async startedLessonsAnswer({ userId, versions }: HomeViewer): Promise<Buffer> {
-    const from = this.clock.now().getTime();
-    const kept = versions && this.#started.get(userId, versions, from);
-    if (kept) return kept;
-    const { items, until } = await this.engine.startedLessonsUntil(userId);
-    const text = Buffer.from(writeStarted({ result: { success: true, items: this.cards(items) } }));
-    if (versions) this.#started.keep(userId, versions, { from, until }, text);
-    return text;
+  startedLessonsAnswer(viewer: HomeViewer): Promise<Buffer> {
+    return this.answer(this.#started, viewer, async () => {
+      const { items, until } = await this.engine.startedLessonsUntil(viewer.userId);
+      return { text: writeStarted({ result: { success: true, items: this.cards(items) } }), until };
+    });
+  }
+
+  private answer(kept: KeptAnswers, { userId, versions }: HomeViewer, make: (now: number) => Promise<MadeAnswer>) {
+    // Read before the rows: an answer is kept only up to what time changes after this instant.
+    const now = this.clock.now().getTime();
+    // Only committed rows may be kept: never inside a transaction.
+    return kept.answer(userId, this.uow.inUnit ? undefined : versions, now, () => make(now));
   }
 
   /** Visible courses grouped by live category (category order), the uncategorised last. */
