@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BatchedLookup } from './batched.js';
 
 describe('batched lookups', () => {
@@ -48,5 +48,33 @@ describe('batched lookups', () => {
     finish();
     expect(await Promise.all([first, ...later])).toEqual([1, 2, 3]);
     expect(reads).toEqual([[1], [2, 3]]);
+  });
+
+  it('lets the next batch go past a read that hangs, and survives a read that throws at once', async () => {
+    const reads: number[][] = [];
+    const lookup = new BatchedLookup<number, number>(
+      (keys) => {
+        reads.push(keys);
+        if (keys.includes(1)) return new Promise(() => {});
+        if (keys.includes(2)) throw new Error('thrown before any promise');
+        return Promise.resolve(new Map(keys.map((k) => [k, k])));
+      },
+      1,
+      20,
+    );
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      void lookup.get(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      const second = lookup.get(2);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(reads).toEqual([[1]]);
+      vi.advanceTimersByTime(20);
+      await expect(second).rejects.toThrow('thrown before any promise');
+      expect(await lookup.get(3)).toBe(3);
+      expect(reads).toEqual([[1], [2], [3]]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

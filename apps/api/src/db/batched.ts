@@ -17,11 +17,12 @@ export class BatchedLookup<K, R> {
 
   /**
    * `readAll` answers the rows of the keys it finds; keys it does not answer have none. At most
-   * `concurrency` reads run at once.
+   * `concurrency` reads run at once; one running longer than `slowMs` no longer counts.
    */
   constructor(
     private readonly readAll: (keys: K[]) => Promise<Map<K, R>>,
     private readonly concurrency = 2,
+    private readonly slowMs = 1_000,
   ) {}
 
   get(key: K): Promise<R | undefined> {
@@ -50,7 +51,19 @@ export class BatchedLookup<K, R> {
     if (!batch || this.#running >= this.concurrency) return;
     this.#pending = undefined;
     this.#running++;
-    this.readAll([...batch.keys()])
+    // A read that takes too long (a stuck connection) stops holding back the next batches.
+    let counted = true;
+    const done = () => {
+      if (!counted) return;
+      counted = false;
+      clearTimeout(slow);
+      this.#running--;
+      this.flush();
+    };
+    const slow = setTimeout(done, this.slowMs);
+    slow.unref();
+    Promise.resolve()
+      .then(() => this.readAll([...batch.keys()]))
       .then(
         (rows) => {
           for (const [key, list] of batch) for (const w of list) w.resolve(rows.get(key));
@@ -59,9 +72,6 @@ export class BatchedLookup<K, R> {
           for (const list of batch.values()) for (const w of list) w.reject(error);
         },
       )
-      .finally(() => {
-        this.#running--;
-        this.flush();
-      });
+      .finally(done);
   }
 }

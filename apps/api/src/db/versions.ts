@@ -2,8 +2,8 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 /**
- * The versions a request's kept answers depend on, read by the session lookup of every request
- * (platform/sessions.ts) before the request reads anything else: an answer kept for older versions
+ * The versions a request's kept answers depend on, read by the session lookup of the routes that keep
+ * answers (route config `readsVersions`, platform/sessions.ts) before the request reads anything else: an answer kept for older versions
  * is never used, and one made after them may only be newer than its versions say.
  *
  * - `viewer`: the signed-in user's own rows (enrollments, learning states, lesson records; migration 0015).

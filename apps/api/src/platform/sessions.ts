@@ -49,7 +49,7 @@ export interface NewSession {
 
 /**
  * Every request with a session cookie asks this: compiled once (db/prepared.ts). The routes that keep
- * answers also read the versions those depend on in the same statement (`withVersions`), so that a
+ * answers also read the versions those depend on in the same statement (`versionedSelect`), so that a
  * request answered from what is kept costs this statement alone; the others do not pay for them.
  */
 function sessionSelect(db: Kysely<Database>) {
@@ -73,22 +73,22 @@ function sessionSelect(db: Kysely<Database>) {
     ])
     .where('users.deleted_at', 'is', null);
 }
-const withVersions = (db: Kysely<Database>) => sessionSelect(db).select((eb) => versionColumns(eb));
+const versionedSelect = (db: Kysely<Database>) => sessionSelect(db).select((eb) => versionColumns(eb));
 type SessionRow = InferResult<ReturnType<typeof sessionSelect>>[number];
-type VersionedRow = InferResult<ReturnType<typeof withVersions>>[number];
+type VersionedRow = InferResult<ReturnType<typeof versionedSelect>>[number];
 
 const byToken = new PreparedQuery(['tokenHash'], (db, p: { tokenHash: string }) =>
   sessionSelect(db).where('sessions.token_hash', '=', p.tokenHash),
 );
 const versionedByToken = new PreparedQuery(['tokenHash'], (db, p: { tokenHash: string }) =>
-  withVersions(db).where('sessions.token_hash', '=', p.tokenHash),
+  versionedSelect(db).where('sessions.token_hash', '=', p.tokenHash),
 );
 /** PostgreSQL: the sessions of the requests of one turn of the event loop at once (db/batched.ts). */
 const byTokens = new PreparedQuery(['tokenHashes'], (db, p: { tokenHashes: readonly string[] }) =>
   sessionSelect(db).where(sql<boolean>`sessions.token_hash = any(${p.tokenHashes})`),
 );
 const versionedByTokens = new PreparedQuery(['tokenHashes'], (db, p: { tokenHashes: readonly string[] }) =>
-  withVersions(db).where(sql<boolean>`sessions.token_hash = any(${p.tokenHashes})`),
+  versionedSelect(db).where(sql<boolean>`sessions.token_hash = any(${p.tokenHashes})`),
 );
 
 function activeSession(row: SessionRow, versions: ReadVersions | undefined): ActiveSession {
@@ -103,20 +103,25 @@ function activeSession(row: SessionRow, versions: ReadVersions | undefined): Act
   };
 }
 
+/** Lookups by token hash answered together on PostgreSQL (db/batched.ts) by `query`. */
+function batchedBy<R extends { token_hash: string }>(
+  uow: UnitOfWork,
+  query: PreparedQuery<{ tokenHashes: readonly string[] }, R>,
+): BatchedLookup<string, R> {
+  return new BatchedLookup(async (tokenHashes) => {
+    const rows = await query.execute(uow.db, { tokenHashes });
+    return new Map(rows.map((r) => [r.token_hash, r]));
+  });
+}
+
 /** The sessions table (DESIGN.md §6 "Sessions and CSRF"): only token hashes are stored. */
 export class SessionRepository {
   readonly #batched: BatchedLookup<string, SessionRow>;
   readonly #batchedWithVersions: BatchedLookup<string, VersionedRow>;
 
   constructor(private readonly uow: UnitOfWork) {
-    this.#batched = new BatchedLookup(async (tokenHashes) => {
-      const rows = await byTokens.execute(this.uow.db, { tokenHashes });
-      return new Map(rows.map((r) => [r.token_hash, r]));
-    });
-    this.#batchedWithVersions = new BatchedLookup(async (tokenHashes) => {
-      const rows = await versionedByTokens.execute(this.uow.db, { tokenHashes });
-      return new Map(rows.map((r) => [r.token_hash, r]));
-    });
+    this.#batched = batchedBy(uow, byTokens);
+    this.#batchedWithVersions = batchedBy(uow, versionedByTokens);
   }
 
   private get db() {
@@ -141,10 +146,9 @@ export class SessionRepository {
   }
 
   /** The session of a token hash with its (live) user, and the versions when asked for. */
-  async find(tokenHash: string, versions = false): Promise<ActiveSession | undefined> {
-    // Outside a transaction on PostgreSQL, with the other requests of the same turn.
-    const batched = this.uow.kind === 'postgres' && !this.uow.inUnit;
-    if (versions) {
+  async find(tokenHash: string, withVersions = false): Promise<ActiveSession | undefined> {
+    const batched = this.uow.batchesLookups;
+    if (withVersions) {
       const row = batched
         ? await this.#batchedWithVersions.get(tokenHash)
         : await versionedByToken.executeTakeFirst(this.db, { tokenHash });

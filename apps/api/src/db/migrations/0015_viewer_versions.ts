@@ -12,7 +12,7 @@ const LESSON_CARD_COLUMNS = {
 
 /**
  * A learner's home page is the same answer for as long as their own rows, the course cards and the
- * time window hold (issue 14 item 6; home/keptAnswers.ts). The session lookup of every request reads
+ * time window hold (issue 14 item 6; home/keptAnswers.ts). The session lookup of the home calls reads
  * the learner's version with the course cards version, before anything else is read, so a kept answer
  * is used only while neither has moved.
  *
@@ -24,7 +24,7 @@ const LESSON_CARD_COLUMNS = {
  *     learner's row until commit, and two transactions writing for many learners (a course-wide
  *     refresh, a department's courses) in different orders would deadlock. A sum, unlike a sequence
  *     number, moves with every commit whatever the order of commits. The periodic job folds each
- *     learner's rows into one (`ViewerVersions.compact`).
+ *     learner's rows into one (`compactViewerChanges` in db/versions.ts).
  * - A started lesson's card shows its lesson's and module's names: their changes raise
  *   `counters.course_cards_version` with the function and at the moment of 0013 (one counter raised at
  *   commit, so no two commits wait for each other's counters in opposite orders).

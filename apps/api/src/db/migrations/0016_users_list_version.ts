@@ -3,12 +3,12 @@ import type { DialectKind } from '../dialect.js';
 
 /**
  * What a row of the employees list shows or is sorted and searched by, but last activity (written
- * once a minute per active session, and read afresh for every page: users/service.ts).
+ * once a minute per active session, and read afresh for every page: users/pages.ts).
  */
 const LISTED_COLUMNS = {
-  users: ['first_name', 'last_name', 'email', 'position', 'department_id', 'role_id', 'photo_path', 'deleted_at'],
+  users: ['first_name', 'last_name', 'email', 'position', 'department_id', 'role_id', 'deleted_at'],
   departments: ['name'],
-  roles: ['name', 'code'],
+  roles: ['name'],
 } as const;
 
 /**

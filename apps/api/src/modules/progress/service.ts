@@ -182,7 +182,8 @@ export class LearningEngine {
 
   /**
    * `startedLessons` with the instant from which time alone may change them (a course's row reaching
-   * its `valid_until`); the current instant when a course past it was recomputed.
+   * its `valid_until`); when a course already past it was recomputed, that past instant, so that the
+   * answer is not kept.
    */
   async startedLessonsUntil(userId: number): Promise<{ items: StartedLesson[]; until: number }> {
     const now = this.clock.now().getTime();

@@ -237,10 +237,9 @@ export class UsersRepository {
     });
   }
 
-  /** The last activity of each of the given users, by id (a page of the list kept, users/service.ts). */
+  /** The last activity of each of the given users, by id (a page of the list kept, users/pages.ts). */
   async activityOf(ids: readonly number[]): Promise<Map<number, string | null>> {
-    if (this.uow.kind === 'postgres' && !this.uow.inUnit) {
-      // With the other pages asked in the same turn (db/batched.ts).
+    if (this.uow.batchesLookups) {
       const found = await this.#activity.getAll(ids);
       return new Map(ids.map((id, i) => [id, found[i] ?? null]));
     }
