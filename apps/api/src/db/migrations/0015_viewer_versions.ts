@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectKind } from '../dialect.js';
+import { counterTriggers } from './counterTriggers.js';
 
 /** A learner's own rows that their home page shows (progress/viewer.ts): each write changes their version. */
 export const VIEWER_TABLES = ['enrollments', 'learning_states', 'lesson_progress'] as const;
@@ -32,6 +33,16 @@ const LESSON_CARD_COLUMNS = {
 export function viewerVersionsMigration(kind: DialectKind) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
+      const lessonCardTriggers = async () => {
+        for (const [table, columns] of Object.entries(LESSON_CARD_COLUMNS))
+          await counterTriggers(db, kind, {
+            name: 'cards_version',
+            table,
+            columns,
+            bump: `update counters set value = value + 1 where name = 'course_cards_version'`,
+            pgFunction: 'course_cards_version',
+          });
+      };
       if (kind === 'sqlite') {
         await sql`create table viewer_changes (user_id integer primary key, weight integer not null)`.execute(db);
         const raise = (who: 'new' | 'old') =>
@@ -45,15 +56,7 @@ export function viewerVersionsMigration(kind: DialectKind) {
           await sql`create trigger ${sql.raw(`${table}_viewer_delete`)} after delete on ${sql.table(table)}
             begin ${raise('old')}; end`.execute(db);
         }
-        const bump = sql.raw(`update counters set value = value + 1 where name = 'course_cards_version'`);
-        for (const [table, columns] of Object.entries(LESSON_CARD_COLUMNS)) {
-          await sql`create trigger ${sql.raw(`${table}_cards_version_insert`)} after insert on ${sql.table(table)}
-            begin ${bump}; end`.execute(db);
-          await sql`create trigger ${sql.raw(`${table}_cards_version_update`)}
-            after update of ${sql.raw(columns.join(', '))} on ${sql.table(table)} begin ${bump}; end`.execute(db);
-          await sql`create trigger ${sql.raw(`${table}_cards_version_delete`)} after delete on ${sql.table(table)}
-            begin ${bump}; end`.execute(db);
-        }
+        await lessonCardTriggers();
         return;
       }
       await sql`create table viewer_changes (user_id integer not null, weight bigint not null)`.execute(db);
@@ -87,13 +90,7 @@ export function viewerVersionsMigration(kind: DialectKind) {
         await sql`create trigger ${sql.raw(`${table}_viewer_truncate`)} after truncate on ${t}
           for each statement execute function viewer_changes_truncated()`.execute(db);
       }
-      for (const [table, columns] of Object.entries(LESSON_CARD_COLUMNS)) {
-        await sql`create constraint trigger ${sql.raw(`${table}_cards_version`)}
-          after insert or update of ${sql.raw(columns.join(', '))} or delete on ${sql.table(table)}
-          deferrable initially deferred for each row execute function course_cards_version()`.execute(db);
-        await sql`create trigger ${sql.raw(`${table}_cards_version_truncate`)} after truncate on ${sql.table(table)}
-          for each statement execute function course_cards_version()`.execute(db);
-      }
+      await lessonCardTriggers();
     },
   };
 }

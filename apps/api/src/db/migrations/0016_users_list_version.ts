@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectKind } from '../dialect.js';
+import { counterTriggers } from './counterTriggers.js';
 
 /**
  * What a row of the employees list shows or is sorted and searched by, but last activity (written
@@ -26,18 +27,18 @@ export function usersListVersionMigration(kind: DialectKind) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await sql`insert into counters (name, value) values ('users_list_version', 1)`.execute(db);
-      const bump = sql.raw(`update counters set value = value + 1 where name = 'users_list_version'`);
-      if (kind === 'sqlite') {
-        for (const [table, columns] of Object.entries(LISTED_COLUMNS)) {
-          await sql`create trigger ${sql.raw(`${table}_list_version_insert`)} after insert on ${sql.table(table)}
-            begin ${bump}; end`.execute(db);
-          await sql`create trigger ${sql.raw(`${table}_list_version_update`)}
-            after update of ${sql.raw(columns.join(', '))} on ${sql.table(table)} begin ${bump}; end`.execute(db);
-          await sql`create trigger ${sql.raw(`${table}_list_version_delete`)} after delete on ${sql.table(table)}
-            begin ${bump}; end`.execute(db);
-        }
-        return;
-      }
+      const raise = `update counters set value = value + 1 where name = 'users_list_version'`;
+      const triggers = async () => {
+        for (const [table, columns] of Object.entries(LISTED_COLUMNS))
+          await counterTriggers(db, kind, {
+            name: 'list_version',
+            table,
+            columns,
+            bump: raise,
+            pgFunction: 'users_list_version',
+          });
+      };
+      if (kind === 'sqlite') return triggers();
       await sql`create function users_list_version() returns trigger language plpgsql
         set search_path from current as $$
         begin
@@ -45,17 +46,11 @@ export function usersListVersionMigration(kind: DialectKind) {
             perform set_config('lms.users_list_raised', txid_current()::text, true);
             perform 1 from counters where name in ('course_cards_version', 'users_list_version')
               order by name for update;
-            ${bump};
+            ${sql.raw(raise)};
           end if;
           return null;
         end $$`.execute(db);
-      for (const [table, columns] of Object.entries(LISTED_COLUMNS)) {
-        await sql`create constraint trigger ${sql.raw(`${table}_list_version`)}
-          after insert or update of ${sql.raw(columns.join(', '))} or delete on ${sql.table(table)}
-          deferrable initially deferred for each row execute function users_list_version()`.execute(db);
-        await sql`create trigger ${sql.raw(`${table}_list_version_truncate`)} after truncate on ${sql.table(table)}
-          for each statement execute function users_list_version()`.execute(db);
-      }
+      await triggers();
     },
   };
 }
