@@ -10,3 +10,5 @@ export * from './profile.js';
 export * from './analytics.js';
 export * from './exports.js';
 export * from './mail.js';
+export * from './plural.js';
+export * from './links.js';

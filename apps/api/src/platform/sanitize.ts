@@ -1,10 +1,11 @@
 import sanitizeHtml from 'sanitize-html';
-import { EMBED_HOSTS } from './video.js';
+import { PLAYER_HOSTS, isPlayerUrl } from '@lms/contract';
 
 /**
  * Lesson text HTML is cleaned on save with an allow-list (DESIGN.md §6 "Rich text"): formatting,
  * lists, links, tables, images and headings stay; scripts, styles, event handlers, `javascript:` and
- * `data:` links go; iframes stay only when they embed a player of YouTube, RuTube or VK Video.
+ * `data:` links go; an iframe stays only when its address is exactly a player of YouTube, RuTube or
+ * VK Video over https (the contract's `isPlayerUrl`, which the lesson page applies again).
  */
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -68,8 +69,10 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowedSchemesByTag: { img: ['http', 'https'] },
   allowProtocolRelative: false,
-  allowedIframeHostnames: EMBED_HOSTS,
+  allowedIframeHostnames: PLAYER_HOSTS,
   allowIframeRelativeUrls: false,
+  // The host list lets any page of those sites in (and over http); only their players may stay.
+  exclusiveFilter: (frame) => frame.tag === 'iframe' && !isPlayerUrl(frame.attribs.src),
   transformTags: {
     // Links open in a new tab without giving the opened page a handle on the course.
     a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer', target: '_blank' }),

@@ -1,13 +1,5 @@
+import { isPlayerUrl } from '@lms/contract';
 import DOMPurify from 'dompurify';
-
-/** The player addresses a lesson text may embed (DESIGN.md §6 "Rich text", "Video"). */
-const PLAYER_PREFIXES = [
-  'https://www.youtube.com/embed/',
-  'https://www.youtube-nocookie.com/embed/',
-  'https://rutube.ru/play/embed/',
-  'https://vkvideo.ru/video_ext.php',
-  'https://vk.com/video_ext.php',
-];
 
 const CONFIG = {
   ADD_TAGS: ['iframe'],
@@ -16,17 +8,35 @@ const CONFIG = {
 };
 
 /**
+ * '//host', '/\host', '\\host': addresses a browser reads as another host's rather than as paths of
+ * this site. Browsers drop tabs and line breaks anywhere in an address and leading spaces, so those
+ * are dropped first.
+ */
+function leadsOffSite(value: string): boolean {
+  // eslint-disable-next-line no-control-regex -- the control characters are what browsers ignore
+  const address = value.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
+  return address.startsWith('//') || address.includes('\\');
+}
+
+/**
  * A lesson text sanitized again on render (DESIGN.md §6 "Rich text"): DOMPurify's allow-list (no
- * script, no event handlers, no `javascript:` links), and iframes only from the video hosts.
+ * script, no event handlers, no `javascript:` links), link and picture addresses that only look like
+ * paths of this site dropped, and iframes only when their address is exactly a player (the
+ * contract's `isPlayerUrl`, as on the server).
  */
 export function sanitizeRichText(html: string | null | undefined): string {
   const clean = DOMPurify.sanitize(html ?? '', CONFIG);
-  if (!clean.includes('<iframe')) return clean;
+  if (!/<iframe|href=|src=/.test(clean)) return clean;
   const template = document.createElement('template');
   template.innerHTML = clean;
   for (const frame of Array.from(template.content.querySelectorAll('iframe'))) {
-    const src = frame.getAttribute('src') ?? '';
-    if (!PLAYER_PREFIXES.some((prefix) => src.startsWith(prefix))) frame.remove();
+    if (!isPlayerUrl(frame.getAttribute('src'))) frame.remove();
+  }
+  for (const element of Array.from(template.content.querySelectorAll('[href], [src]'))) {
+    for (const name of ['href', 'src']) {
+      const value = element.getAttribute(name);
+      if (value !== null && leadsOffSite(value)) element.removeAttribute(name);
+    }
   }
   return template.innerHTML;
 }

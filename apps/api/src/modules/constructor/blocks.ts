@@ -4,6 +4,8 @@ import {
   MAX_BUTTONS,
   buttonItem,
   imageContent,
+  isSafeLink,
+  parseVideoLink,
   type BlockType,
   type LessonBlock,
   type SaveBlock,
@@ -12,7 +14,6 @@ import { z } from 'zod';
 import { unprocessable } from '../../platform/errors.js';
 import { sanitizeLessonHtml } from '../../platform/sanitize.js';
 import { storageUrl } from '../../platform/storageUrl.js';
-import { parseVideoLink } from '../../platform/video.js';
 import type { BlockRow, BlockValues } from '../courses/structure.js';
 
 /** Title and description blocks sit at fixed places on top (spec 03 §3); others count from 0. */
@@ -27,18 +28,8 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066
 const bad = (message: string = M.badBlock, index?: number) =>
   unprocessable(message, { [index === undefined ? 'contents' : `contents.${index}`]: [message] });
 
-/** A link a button may open: http(s) or a path of this site (never `javascript:` or `data:`). */
-function safeLink(raw: string): boolean {
-  const url = raw.trim();
-  if (url === '') return true;
-  if (url.startsWith('/') && !url.startsWith('//')) return true;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' || parsed.protocol === 'mailto:';
-  } catch {
-    return false;
-  }
-}
+/** A link a block may keep: none yet (''), or one the lesson page may open (contract `safeLink`). */
+const keepableLink = (raw: string): boolean => raw.trim() === '' || isSafeLink(raw);
 
 function plain(value: unknown, index: number): string {
   if (value === undefined || value === null) return '';
@@ -73,8 +64,9 @@ export function blockValues(block: SaveBlock, index: number, knownFiles: Readonl
     case 'video': {
       const raw = block.content;
       const url = typeof raw === 'string' ? raw : z.object({ url: z.string().max(2000) }).safeParse(raw).data?.url;
-      if (url === undefined || UNSAFE.test(url)) throw bad(M.badBlock, index);
-      // Another host's link is kept as typed; it has no id and gets no preview.
+      if (url === undefined) throw bad(M.badBlock, index);
+      if (!keepableLink(url)) throw bad(M.badVideoLink, index);
+      // Another host's link is kept as typed; it has no id, no player, and opens in a new window.
       const link = parseVideoLink(url);
       return {
         type: 'video',
@@ -114,7 +106,8 @@ export function blockValues(block: SaveBlock, index: number, knownFiles: Readonl
       if (parsed.data.length > MAX_BUTTONS) throw bad(M.tooManyButtons, index);
       const buttons = parsed.data.map((b) => ({ title: b.title.trim(), url: b.url.trim() }));
       if (buttons.some((b) => b.title.length > BUTTON_LABEL_MAX)) throw bad(M.buttonLabel, index);
-      if (buttons.some((b) => UNSAFE.test(b.title) || !safeLink(b.url))) throw bad(M.badLink, index);
+      if (buttons.some((b) => UNSAFE.test(b.title))) throw bad(M.badBlock, index);
+      if (buttons.some((b) => !keepableLink(b.url))) throw bad(M.badButtonLink, index);
       return { type: 'button', content: JSON.stringify(buttons), sort_order, ...none };
     }
   }

@@ -45,20 +45,78 @@ describe('lesson blocks (spec 02 §2 "Lesson page")', () => {
     expect(screen.getByRole('img', { name: 'Схема эвакуации' })).toHaveAttribute('src', '/storage/a.png');
   });
 
-  it('embeds a video in its player with a link, and says when it cannot', () => {
+  it('embeds a video in its player with a link that opens it in a new window', () => {
     const { container } = renderBlocks(
       block({
         id: 1,
         type: 'video',
         content: JSON.stringify({ url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', videoId: 'dQw4w9WgXcQ' }),
       }),
-      block({ id: 2, type: 'video', content: JSON.stringify({ url: 'https://example.com/movie' }) }),
     );
     expect(container.querySelector('iframe')).toHaveAttribute('src', 'https://www.youtube.com/embed/dQw4w9WgXcQ');
     const open = screen.getByRole('link', { name: 'Открыть видео в новом окне' });
     expect(open).toHaveAttribute('href', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ');
     expect(open).toHaveAttribute('target', '_blank');
+    expect(open).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+
+  it.each([
+    'https://example.com/movie.mp4',
+    'http://video.example.org/watch/42',
+    '/storage/lessons/film.mp4',
+    'https://vimeo.com/123456',
+  ])('keeps a video on a host without a player reachable: %s opens in a new window, no error', (url) => {
+    const { container } = renderBlocks(
+      block({ id: 1, type: 'video', content: JSON.stringify({ url, videoId: null }) }),
+    );
+    expect(container.querySelector('iframe')).toBeNull();
+    const open = screen.getByRole('link', { name: 'Открыть видео в новом окне' });
+    expect(open.getAttribute('href')).toBe(url.startsWith('/') ? url : new URL(url).href);
+    expect(open).toHaveAttribute('target', '_blank');
+    expect(open).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.queryByText('Ошибка при загрузке видео')).toBeNull();
+  });
+
+  it.each([
+    'javascript:alert(1)',
+    ' JavaScript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    '/\\evil.example/movie',
+    '//evil.example/movie',
+    '\\\\evil.example',
+    'evil.example/movie',
+    '',
+  ])('shows only the error for a stored video link that may not be opened: %j', (url) => {
+    const { container } = renderBlocks(
+      block({ id: 1, type: 'video', content: JSON.stringify({ url, videoId: null }) }),
+    );
     expect(screen.getByText('Ошибка при загрузке видео')).toBeInTheDocument();
+    expect(screen.queryByRole('link')).toBeNull();
+    expect(container.querySelector('iframe')).toBeNull();
+  });
+
+  it('shows only the error when a video block cannot be read', () => {
+    renderBlocks(block({ id: 1, type: 'video', content: '{not json' }));
+    expect(screen.getByText('Ошибка при загрузке видео')).toBeInTheDocument();
+    expect(screen.queryByRole('link')).toBeNull();
+  });
+
+  it('leaves out buttons and pictures whose stored link leads off the site by a trick', () => {
+    const { container } = renderBlocks(
+      block({
+        id: 1,
+        type: 'button',
+        content: JSON.stringify([
+          { title: 'Чужой сайт', url: '/\\evil.example' },
+          { title: 'Скрипт', url: 'javascript:alert(1)' },
+          { title: 'Курс', url: '/courses/1' },
+        ]),
+      }),
+      block({ id: 2, type: 'image', content: JSON.stringify({ url: '/\\evil.example/a.png', description: 'Схема' }) }),
+    );
+    expect(screen.getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['/courses/1']);
+    expect(container.querySelector('img')).toBeNull();
+    expect(screen.getByText('Схема')).toBeInTheDocument();
   });
 
   it('links a file for download, named "Файл" by default', () => {

@@ -1,22 +1,52 @@
-import type { LearnerBlock } from '@lms/contract';
-import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconDownload, IconExternalLink, IconFile } from '@tabler/icons-react';
+import { safeLink, type LearnerBlock } from '@lms/contract';
+import { Anchor, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconDownload, IconExternalLink, IconFile, IconVideo } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { sanitizeRichText } from '../../lib/richText';
 import { videoEmbedFor } from '../../lib/video';
-import { imageView, linkButtons, orderBlocks, safeLink, videoUrl } from './logic';
+import { imageView, linkButtons, orderBlocks, videoUrl } from './logic';
 import classes from './Learning.module.css';
 import { LEARNING_TEXTS as T, SUCCESS_GREEN } from './texts';
 
+function OpenVideoLink({ href }: { href: string }) {
+  return (
+    <Anchor href={href} target="_blank" rel="noopener noreferrer" size="sm">
+      <Group gap={4} component="span" wrap="nowrap">
+        <IconExternalLink size={14} aria-hidden />
+        {T.openVideo}
+      </Group>
+    </Anchor>
+  );
+}
+
+/**
+ * A video (spec 02 §2): the player of a YouTube, RuTube or VK Video link with a link to open it; a
+ * link on another host (or a file of this site) has no player and is only opened in a new window; a
+ * block without a link that may be opened shows 'Ошибка при загрузке видео'.
+ */
 function VideoBlock({ block }: { block: LearnerBlock }) {
-  const url = videoUrl(block);
-  const embed = url ? videoEmbedFor(url) : null;
-  const link = safeLink(url);
-  if (!embed || !link) {
+  const link = safeLink(videoUrl(block));
+  if (!link) {
     return (
       <Text c="red" role="alert">
         {T.videoError}
       </Text>
+    );
+  }
+  const embed = videoEmbedFor(link);
+  if (!embed) {
+    return (
+      <Paper withBorder radius="md" p="md" data-video="external">
+        <Group gap="sm" wrap="nowrap" align="flex-start">
+          <ThemeIcon variant="light" size={40} radius="md" aria-hidden>
+            <IconVideo size={22} />
+          </ThemeIcon>
+          <Stack gap={4} style={{ minWidth: 0 }}>
+            <Text size="sm">{T.videoElsewhere}</Text>
+            <OpenVideoLink href={link} />
+          </Stack>
+        </Group>
+      </Paper>
     );
   }
   return (
@@ -30,12 +60,7 @@ function VideoBlock({ block }: { block: LearnerBlock }) {
         loading="lazy"
         referrerPolicy="strict-origin-when-cross-origin"
       />
-      <Anchor href={link} target="_blank" rel="noopener noreferrer" size="sm">
-        <Group gap={4} component="span" wrap="nowrap">
-          <IconExternalLink size={14} aria-hidden />
-          {T.openVideo}
-        </Group>
-      </Anchor>
+      <OpenVideoLink href={link} />
     </Stack>
   );
 }

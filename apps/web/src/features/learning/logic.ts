@@ -1,4 +1,4 @@
-import type { LearnerBlock, LearnerModule, ModuleItem } from '@lms/contract';
+import { safeLink, type LearnerBlock, type LearnerModule, type ModuleItem } from '@lms/contract';
 import { formatDateTime } from '../../lib/lessonTime';
 import { LEARNING_TEXTS as T } from './texts';
 
@@ -75,18 +75,6 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export function videoUrl(block: LearnerBlock): string | null {
   const data = parseJson(block.content);
   return isRecord(data) ? str(data, 'url') : null;
-}
-
-/** Only links to web pages (or the site itself) are followed. */
-export function safeLink(url: string | null): string | null {
-  if (!url) return null;
-  if (url.startsWith('/') && !url.startsWith('//')) return url;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Storage address of a stored file path. */

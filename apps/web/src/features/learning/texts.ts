@@ -29,6 +29,7 @@ export const LEARNING_TEXTS = {
   toCourse: 'К курсу',
   openVideo: 'Открыть видео в новом окне',
   videoError: 'Ошибка при загрузке видео',
+  videoElsewhere: 'Это видео размещено на другом сайте и откроется в новом окне',
   videoTitle: 'Видео',
   fileName: (name: string) => `Название файла: ${name}`,
   download: 'Нажмите для скачивания',
