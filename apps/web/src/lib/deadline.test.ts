@@ -58,27 +58,54 @@ describe('deadlineTone', () => {
 
 describe('courseDeadline', () => {
   it("says 'Просрочено' (red) when the server says overdue, even before the local clock does", () => {
-    expect(courseDeadline(inDays(-1), 'overdue', now)).toEqual({ text: 'Просрочено', tone: 'overdue', overdue: true });
-    expect(courseDeadline(inDays(3), 'overdue', now)).toEqual({ text: 'Просрочено', tone: 'overdue', overdue: true });
+    expect(courseDeadline({ deadline: inDays(-1), deadline_status: 'overdue' }, now)).toEqual({
+      text: 'Просрочено',
+      tone: 'overdue',
+      overdue: true,
+    });
+    expect(courseDeadline({ deadline: inDays(3), deadline_status: 'overdue' }, now)).toEqual({
+      text: 'Просрочено',
+      tone: 'overdue',
+      overdue: true,
+    });
   });
 
   it('shows nothing for a passed deadline the server does not call overdue (completed in time)', () => {
-    expect(courseDeadline(inDays(-1), 'in_order', now)).toBeNull();
-    expect(courseDeadline(inDays(-1), null, now)).toBeNull();
+    expect(courseDeadline({ deadline: inDays(-1), deadline_status: 'in_order' }, now)).toBeNull();
+    expect(courseDeadline({ deadline: inDays(-1), deadline_status: null }, now)).toBeNull();
   });
 
   it('gives the days left, coloured by the status', () => {
-    expect(courseDeadline(inDays(2), 'almost_overdue', now)).toEqual({
+    expect(courseDeadline({ deadline: inDays(2), deadline_status: 'almost_overdue' }, now)).toEqual({
       text: '2 дня',
       tone: 'almost_overdue',
       overdue: false,
     });
-    expect(courseDeadline(inDays(20), 'in_order', now)).toEqual({ text: '20 дней', tone: 'normal', overdue: false });
-    expect(courseDeadline(inDays(0, 1), undefined, now)).toEqual({ text: 'Сегодня', tone: 'normal', overdue: false });
+    expect(courseDeadline({ deadline: inDays(20), deadline_status: 'in_order' }, now)).toEqual({
+      text: '20 дней',
+      tone: 'normal',
+      overdue: false,
+    });
+    expect(courseDeadline({ deadline: inDays(0, 1), deadline_status: undefined }, now)).toEqual({
+      text: 'Сегодня',
+      tone: 'normal',
+      overdue: false,
+    });
+  });
+
+  it('shows nothing for a completed course: no countdown, and never overdue', () => {
+    expect(courseDeadline({ deadline: inDays(5), deadline_status: 'in_order', complete: true }, now)).toBeNull();
+    expect(courseDeadline({ deadline: inDays(0, 1), deadline_status: 'in_order', complete: true }, now)).toBeNull();
+    expect(courseDeadline({ deadline: inDays(-2), deadline_status: 'in_order', complete: true }, now)).toBeNull();
+    expect(courseDeadline({ deadline: inDays(5), deadline_status: 'in_order', complete: false }, now)).toEqual({
+      text: '5 дней',
+      tone: 'normal',
+      overdue: false,
+    });
   });
 
   it('gives null for no or an invalid deadline', () => {
-    expect(courseDeadline(null, 'overdue', now)).toBeNull();
-    expect(courseDeadline('скоро', 'in_order', now)).toBeNull();
+    expect(courseDeadline({ deadline: null, deadline_status: 'overdue' }, now)).toBeNull();
+    expect(courseDeadline({ deadline: 'скоро', deadline_status: 'in_order' }, now)).toBeNull();
   });
 });

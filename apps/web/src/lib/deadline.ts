@@ -71,20 +71,25 @@ export interface CourseDeadline {
   overdue: boolean;
 }
 
+/** What of a course decides how its deadline shows: the date, the server's status, completion. */
+export interface DeadlineOf {
+  deadline: string | number | Date | null | undefined;
+  deadline_status?: DeadlineStatus;
+  complete?: boolean;
+}
+
 /**
- * A course's deadline as a card shows it. Whether it is overdue is the server's word
- * (`deadline_status`); the date only gives the days left. A deadline that has passed while the
- * server does not call it overdue (the course was completed in time) is not shown at all, so a
- * completed course never reads 'Просрочено'. No or an invalid deadline gives null.
+ * A course's deadline as the home card and the course page show it. A completed course shows none:
+ * nothing is left to do, so there is no countdown, and it is never overdue. Whether a course is
+ * overdue is the server's word (`deadline_status`); the date only gives the days left. A deadline
+ * that has passed while the server does not call it overdue is not shown at all. No or an invalid
+ * deadline gives null.
  */
-export function courseDeadline(
-  value: string | number | Date | null | undefined,
-  status: DeadlineStatus,
-  now: Date = new Date(),
-): CourseDeadline | null {
-  const text = deadlineText(value, now);
+export function courseDeadline(course: DeadlineOf, now: Date = new Date()): CourseDeadline | null {
+  if (course.complete) return null;
+  const text = deadlineText(course.deadline, now);
   if (text === null) return null;
-  if (status === 'overdue') return { text: TEXT_OVERDUE, tone: 'overdue', overdue: true };
+  if (course.deadline_status === 'overdue') return { text: TEXT_OVERDUE, tone: 'overdue', overdue: true };
   if (text === TEXT_OVERDUE) return null;
-  return { text, tone: deadlineTone(status), overdue: false };
+  return { text, tone: deadlineTone(course.deadline_status), overdue: false };
 }

@@ -20,6 +20,13 @@ describe('CourseCard deadline (coloured by the server’s deadline_status only)'
     expect(screen.queryByTestId('course-deadline')).not.toBeInTheDocument();
   });
 
+  it('shows no countdown for a completed course whose deadline is still ahead', () => {
+    renderCard({ deadline: inDays(5), deadline_status: 'in_order', progress: 100, complete: true });
+    expect(screen.getByText('Курс пройден')).toBeInTheDocument();
+    expect(screen.queryByText(/Осталось/)).not.toBeInTheDocument();
+    expect(screen.queryByTestId('course-deadline')).not.toBeInTheDocument();
+  });
+
   it("says 'Просрочено' in red when the server says overdue, whatever the local clock says", () => {
     renderCard({ deadline: inDays(1), deadline_status: 'overdue' });
     const deadline = screen.getByTestId('course-deadline');

@@ -1,16 +1,9 @@
 import { AspectRatio, Badge, Card, Group, Progress, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core';
-import {
-  IconAlertTriangle,
-  IconBook2,
-  IconCircleCheckFilled,
-  IconClockHour4,
-  IconListCheck,
-  IconUser,
-  IconUsersGroup,
-} from '@tabler/icons-react';
+import { IconBook2, IconCircleCheckFilled, IconListCheck, IconUser, IconUsersGroup } from '@tabler/icons-react';
 import { memo, type ReactNode } from 'react';
 import { Link } from './Link';
-import { DEADLINE_PREFIX, courseDeadline, type DeadlineStatus, type DeadlineTone } from '../lib/deadline';
+import type { DeadlineStatus } from '../lib/deadline';
+import { CourseDeadline } from './CourseDeadline';
 import classes from './CourseCard.module.css';
 import placeholderImage from './images/course-placeholder.svg';
 
@@ -70,13 +63,6 @@ export function CoverImage({
   );
 }
 
-// Dark enough for 4.5:1 contrast on white (Mantine's orange shades are not, hence the custom one).
-const TONE_COLOR: Record<DeadlineTone, string | undefined> = {
-  overdue: 'red.9',
-  almost_overdue: '#a84300',
-  normal: undefined,
-};
-
 function Counter({ icon, label, value }: { icon: ReactNode; label: string; value: number }) {
   return (
     <Group gap={4} wrap="nowrap" title={label} c="dimmed">
@@ -96,36 +82,6 @@ function ItemCount({ icon, text }: { icon: ReactNode; text: string }) {
       {icon}
       <Text size="sm" c="dark.5">
         {text}
-      </Text>
-    </Group>
-  );
-}
-
-function Deadline({ course, now }: { course: CourseCardCourse; now?: Date | undefined }) {
-  const deadline = courseDeadline(course.deadline, course.deadline_status, now);
-  if (!deadline) return null;
-  const { text, tone, overdue } = deadline;
-  const color = TONE_COLOR[tone];
-  return (
-    <Group gap={6} wrap="nowrap" data-deadline-tone={tone} data-testid="course-deadline">
-      <Text c={color ?? 'dimmed'} lh={0}>
-        {overdue ? <IconAlertTriangle size={16} aria-hidden="true" /> : <IconClockHour4 size={16} aria-hidden="true" />}
-      </Text>
-      <Text size="sm" c={color}>
-        {overdue ? (
-          <Text span fw={600} inherit>
-            {text}
-          </Text>
-        ) : (
-          <>
-            <Text span c={color ?? 'dimmed'} inherit>
-              {DEADLINE_PREFIX}
-            </Text>{' '}
-            <Text span fw={600} inherit>
-              {text}
-            </Text>
-          </>
-        )}
       </Text>
     </Group>
   );
@@ -174,7 +130,7 @@ export const CourseCard = memo(function CourseCard({ course, badge, now, eager }
             value={course.students}
           />
         </Group>
-        <Deadline course={course} now={now} />
+        <CourseDeadline course={course} now={now} />
         {showLessons || showTests ? (
           <Group gap="md">
             {showLessons ? (

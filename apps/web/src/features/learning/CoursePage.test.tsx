@@ -22,6 +22,12 @@ function setup(opts: { modules?: MockReply; course?: MockReply; path?: string } 
   return { ...renderAt(<CoursePage />, opts.path ?? '/courses/5', '/courses/:courseId'), ue: setupUser() };
 }
 
+/** Noon of the day `days` from today, in local time, as the server sends it (ISO). */
+const daysFromToday = (days: number) => {
+  const today = new Date();
+  return new Date(today.getFullYear(), today.getMonth(), today.getDate() + days, 12).toISOString();
+};
+
 const itemLink = (name: string) => screen.getByText(name).closest('a') as HTMLElement;
 
 describe('course page (spec 02 §2)', () => {
@@ -59,6 +65,72 @@ describe('course page (spec 02 §2)', () => {
     expect(within(card).getByText('5 / 5 лекций')).toBeInTheDocument();
     expect(within(card).queryByText(/тестов/)).not.toBeInTheDocument();
     expect(within(card).getByText('Курс пройден')).toBeInTheDocument();
+  });
+
+  it('shows the cover, the description and the deadline as the home card does', async () => {
+    setup({
+      course: {
+        status: 200,
+        data: {
+          result: {
+            success: true,
+            course: summary({
+              image: '/storage/courses/cover.png',
+              description: 'Правила безопасной работы в офисе.\nПройдите до конца месяца.',
+              deadline: daysFromToday(2),
+              deadline_status: 'almost_overdue',
+            }),
+          },
+        },
+      },
+    });
+    const card = await screen.findByTestId('course-summary');
+    expect(card.querySelector('img')).toHaveAttribute('src', '/storage/courses/cover.png');
+    expect(within(card).getByText(/Правила безопасной работы в офисе\./)).toHaveTextContent(
+      'Правила безопасной работы в офисе. Пройдите до конца месяца.',
+    );
+    const deadline = within(card).getByTestId('course-deadline');
+    expect(deadline).toHaveTextContent('Осталось 2 дня');
+    expect(deadline).toHaveAttribute('data-deadline-tone', 'almost_overdue');
+  });
+
+  it("says 'Просрочено' in the overdue colour when the server says so", async () => {
+    setup({
+      course: {
+        status: 200,
+        data: {
+          result: { success: true, course: summary({ deadline: daysFromToday(-1), deadline_status: 'overdue' }) },
+        },
+      },
+    });
+    const deadline = await screen.findByTestId('course-deadline');
+    expect(deadline).toHaveTextContent(/^Просрочено$/);
+    expect(deadline).toHaveAttribute('data-deadline-tone', 'overdue');
+  });
+
+  it('shows no countdown for a completed course, and no deadline or description when there is none', async () => {
+    setup({
+      course: {
+        status: 200,
+        data: {
+          result: {
+            success: true,
+            course: summary({
+              completed_lessons_count: 5,
+              completed_tests_count: 2,
+              progress: 100,
+              complete: true,
+              deadline: daysFromToday(5),
+              deadline_status: 'in_order',
+            }),
+          },
+        },
+      },
+    });
+    const card = await screen.findByTestId('course-summary');
+    expect(within(card).getByText('Курс пройден')).toBeInTheDocument();
+    expect(within(card).queryByTestId('course-deadline')).not.toBeInTheDocument();
+    expect(within(card).queryByText(/Осталось/)).not.toBeInTheDocument();
   });
 
   it('says "курс не загружен" when the summary fails', async () => {
