@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OF_CHARACTERS, formatCount } from './plural.js';
 
 /** Every error answer: `{ result: { success: false, message } }`, plus `errors` for validation (422). */
 export const errorResponse = z.object({
@@ -49,6 +50,6 @@ const MULTI_LINE =
 export function safeText(max: number, opts: { required?: string; multiline?: boolean } = {}) {
   const trimmed = z.string().trim();
   return (opts.required ? trimmed.min(1, opts.required) : trimmed)
-    .max(max, `Не более ${max} символов`)
+    .max(max, `Не более ${formatCount(max, OF_CHARACTERS)}`)
     .regex(opts.multiline ? MULTI_LINE : ONE_LINE, UNSAFE_TEXT_MESSAGE);
 }

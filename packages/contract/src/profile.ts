@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OF_CHARACTERS, formatCount } from './plural.js';
 
 /** GET /api/profile (spec 02 §3 "Profile"): the profile in a top-level `data`. */
 export const profile = z.object({
@@ -46,7 +47,7 @@ export const PROFILE_MESSAGES = {
   changed: 'Пароль успешно изменён',
   wrongOld: 'Неверный текущий пароль',
   mismatch: 'Подтверждение пароля не совпадает',
-  tooShort: `Новый пароль должен содержать не менее ${PASSWORD_MIN} символов`,
+  tooShort: `Новый пароль должен содержать не менее ${formatCount(PASSWORD_MIN, OF_CHARACTERS)}`,
   sameAsOld: 'Новый пароль должен отличаться от старого',
   sameAsLogin: 'Пароль не должен совпадать с логином',
   tooMany: 'Слишком много попыток. Попробуйте через минуту.',

@@ -48,3 +48,16 @@ describe('CourseCard deadline (coloured by the server’s deadline_status only)'
     expect(deadline).toHaveAttribute('data-deadline-tone', 'normal');
   });
 });
+
+describe('CourseCard counters (Russian plural forms: "X/Y" reads "X из Y")', () => {
+  it.each([
+    [{ completed: 0, total: 1 }, '0/1 лекции', { completed: 1, total: 1 }, '1/1 теста'],
+    [{ completed: 2, total: 3 }, '2/3 лекций', { completed: 0, total: 4 }, '0/4 тестов'],
+    [{ completed: 5, total: 21 }, '5/21 лекции', { completed: 3, total: 11 }, '3/11 тестов'],
+    [{ completed: 1, total: 5 }, '1/5 лекций', { completed: 7, total: 101 }, '7/101 теста'],
+  ])('%o → %s, %o → %s', (lessons, lessonsText, test, testsText) => {
+    renderCard({ lessons, test });
+    expect(screen.getByText(lessonsText)).toBeInTheDocument();
+    expect(screen.getByText(testsText)).toBeInTheDocument();
+  });
+});

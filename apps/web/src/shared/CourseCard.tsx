@@ -1,3 +1,4 @@
+import { OF_LECTURES, OF_TESTS, formatOutOf } from '@lms/contract';
 import { AspectRatio, Badge, Card, Group, Progress, SimpleGrid, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconBook2, IconCircleCheckFilled, IconListCheck, IconUser, IconUsersGroup } from '@tabler/icons-react';
 import { memo, type ReactNode } from 'react';
@@ -27,8 +28,10 @@ export const COURSE_TEXTS = {
   students: 'Ученики',
   complete: 'Курс пройден',
   progress: 'Прогресс по курсу',
-  lessons: (c: { total: number; completed: number }) => `${c.completed}/${c.total} лекций`,
-  tests: (c: { total: number; completed: number }) => `${c.completed}/${c.total} тестов`,
+  /** 'X/Y лекций' (spec 01 §9), the noun agreeing with Y: '0/1 лекции', '2/3 лекций'. */
+  lessons: (c: { total: number; completed: number }) => formatOutOf(c.completed, c.total, OF_LECTURES),
+  /** 'X/Y тестов' (spec 01 §9): '1/1 теста', '0/4 тестов'. */
+  tests: (c: { total: number; completed: number }) => formatOutOf(c.completed, c.total, OF_TESTS),
 } as const;
 
 /** The bundled picture shown when a course or lesson has no image. */

@@ -18,7 +18,7 @@ describe('the weekly digest mail', () => {
     });
     expect(mail.subject).toBe('Ромашка: просрочено 120, почти просрочено 0');
     expect(mail.text).toContain('Ольга, сводка по обучению сотрудников компании за неделю.');
-    expect(mail.text).toContain('Просрочено: 120 (сотрудников: 80). Почти просрочено: 0 (сотрудников: 0).');
+    expect(mail.text).toContain('Просрочено: 120 курсов у 80 сотрудников. Почти просрочено: нет.');
     expect(mail.text).toContain('Иванова Анна — «Охрана труда», срок 02.03.2026');
     expect(mail.text).toContain('…и ещё 118: полный список в разделе «Аналитика».');
     expect(mail.text).not.toContain('Почти просрочено:\n');

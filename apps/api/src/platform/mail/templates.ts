@@ -1,3 +1,4 @@
+import { formatCount, type RuForms } from '@lms/contract';
 import type { MailMessage } from './mailer.js';
 
 /** Every mail the platform sends, in one place: Russian, HTML with a plain-text part. */
@@ -113,6 +114,10 @@ export function deadlineReminderMail(
   return { to, subject: `${ctx.companyName}: ${c.subject}`, html, text };
 }
 
+const COURSES: RuForms = ['курс', 'курса', 'курсов'];
+/** After 'у': 'у 1 сотрудника', 'у 2 сотрудников', 'у 5 сотрудников'. */
+const OF_EMPLOYEES: RuForms = ['сотрудника', 'сотрудников', 'сотрудников'];
+
 /** One group of the digest: how many courses, of how many people, and the most urgent of them. */
 interface DigestGroup {
   total: number;
@@ -141,9 +146,11 @@ export function teamDigestMail(
             ? [`…и ещё ${g.total - g.first.length}: полный список в разделе «Аналитика».`]
             : []),
         ];
+  const counts = (g: DigestGroup) =>
+    g.total === 0 ? 'нет' : `${formatCount(g.total, COURSES)} у ${formatCount(g.people, OF_EMPLOYEES)}`;
   const paragraphs = [
     `${input.name}, сводка по обучению ${input.companyWide ? 'сотрудников компании' : 'сотрудников вашего отдела'} за неделю.`,
-    `Просрочено: ${overdue.total} (сотрудников: ${overdue.people}). Почти просрочено: ${almost.total} (сотрудников: ${almost.people}).`,
+    `Просрочено: ${counts(overdue)}. Почти просрочено: ${counts(almost)}.`,
     ...list('Просрочено:', overdue),
     ...list('Почти просрочено:', almost),
   ];

@@ -1,3 +1,8 @@
+import { pluralRu, type RuForms } from '@lms/contract';
+
+/** 'из 1 занятия', 'из 2 занятий', 'из 5 занятий'. */
+const OF_SESSIONS: RuForms = ['занятия', 'занятий', 'занятий'];
+
 /** Texts of the analytics screen and the employee modal (spec 03 §2.1, §8). */
 export const T = {
   title: 'Аналитика',
@@ -42,7 +47,8 @@ export const T = {
   courses: 'Курсы',
   noCourses: 'Сотруднику не назначены курсы',
   expired: 'Просрочен',
-  itemsDone: (done: number, total: number) => `${done}/${total} пройдено занятий`,
+  /** 'items_completed/items_total пройдено занятий' (spec 03 §2.1), read 'из total занятий'. */
+  itemsDone: (done: number, total: number) => `${done}/${total} пройдено ${pluralRu(total, OF_SESSIONS)}`,
   employeeLoading: 'Загрузка данных сотрудника…',
   courseLoading: 'Загрузка курса…',
   back: 'Назад',

@@ -137,7 +137,7 @@ describe('catalogue: access and list', () => {
     expect(safety).toHaveTextContent('Учебные группы: 1');
     expect(safety).toHaveTextContent('Ученики: 3');
     expect(within(safety).getByText('0/2 лекций')).toBeInTheDocument();
-    expect(within(safety).getByText('0/1 тестов')).toBeInTheDocument();
+    expect(within(safety).getByText('0/1 теста')).toBeInTheDocument();
     const infosec = screen.getByText('Информационная безопасность').closest('a')!;
     expect(within(infosec).getByText('Не опубликован')).toBeInTheDocument();
     expect(within(screen.getByText('Работа с CRM').closest('a')!).getByText('50%')).toBeInTheDocument();

@@ -133,6 +133,28 @@ describe('course page (spec 02 §2)', () => {
     expect(within(card).queryByText(/Осталось/)).not.toBeInTheDocument();
   });
 
+  it('agrees the counters with their totals (Russian plural forms)', async () => {
+    setup({
+      course: {
+        status: 200,
+        data: {
+          result: {
+            success: true,
+            course: summary({
+              lessons_count: 21,
+              completed_lessons_count: 5,
+              tests_count: 1,
+              completed_tests_count: 0,
+            }),
+          },
+        },
+      },
+    });
+    const card = await screen.findByTestId('course-summary');
+    expect(within(card).getByText('5 / 21 лекции')).toBeInTheDocument();
+    expect(within(card).getByText('0 / 1 теста')).toBeInTheDocument();
+  });
+
   it('says "курс не загружен" when the summary fails', async () => {
     setup({ course: { status: 404, data: { result: { success: false, message: 'Курс не найден' } } } });
     expect(await screen.findByText('курс не загружен')).toBeInTheDocument();

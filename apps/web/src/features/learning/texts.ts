@@ -1,10 +1,13 @@
+import { OF_LECTURES, OF_TESTS, formatOutOf } from '@lms/contract';
+
 /** The learner's course and lesson texts (spec 02 §2, §4, §8). */
 export const LEARNING_TEXTS = {
   back: 'На главную',
   hideCompleted: 'Скрыть пройденные лекции',
   courseLabel: 'Курс',
-  lessons: (done: number, total: number) => `${done} / ${total} лекций`,
-  tests: (done: number, total: number) => `${done} / ${total} тестов`,
+  /** 'completed / total лекций' (spec 02 §2), the noun agreeing with total: '0 / 1 лекции'. */
+  lessons: (done: number, total: number) => formatOutOf(done, total, OF_LECTURES, ' / '),
+  tests: (done: number, total: number) => formatOutOf(done, total, OF_TESTS, ' / '),
   progress: 'Прогресс по курсу',
   courseComplete: 'Курс пройден',
   courseNotLoaded: 'курс не загружен',
