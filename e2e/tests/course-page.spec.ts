@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ConstructorLesson, CourseSummary, HomeCategory, HomeCourse, LearnerModule } from '@lms/contract';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, LOGIN_DOMAIN, ROOT, startServer, type RunningServer } from '../server.js';
-import { apiCall, seriousViolations, signIn } from './helpers.js';
+import { apiCall, seriousViolations, signIn, toast } from './helpers.js';
 
 /**
  * The learner's course page shows the course's cover, description and deadline as the home card
@@ -201,4 +201,24 @@ test('a video on a host without a player opens in a new window; unsafe links are
   expect(popup.url()).toBe(FOREIGN_VIDEO);
   expect(await popup.evaluate(() => window.opener === null)).toBe(true);
   await popup.close();
+
+  // the constructor shows the server's Russian message, and the lesson stays as it was
+  await author.goto(`${server.url}/management/constructor/${course}/${lesson}`);
+  const editorBlocks = author.getByTestId('block-video');
+  const before = blocks.filter((b) => b.type === 'video').length;
+  await expect(editorBlocks).toHaveCount(before);
+  await author.getByRole('button', { name: 'Добавить блок' }).click();
+  await author.getByRole('menuitem', { name: 'Видео', exact: true }).click();
+  const added = editorBlocks.nth(before);
+  await added.getByRole('textbox', { name: 'Ссылка на видео' }).fill('/\\evil.example/film');
+  await author.getByRole('region', { name: 'Урок', exact: true }).getByRole('button', { name: 'Сохранить' }).click();
+  await expect(
+    toast(author, 'Некорректная ссылка на видео: укажите адрес, начинающийся с http:// или https://'),
+  ).toBeVisible();
+  const kept = (
+    (await apiCall(author, 'GET', contentsPath.replace(/\/contents$/, ''))) as {
+      result: { lesson: ConstructorLesson };
+    }
+  ).result.lesson.contents;
+  expect(kept.filter((b) => b.type === 'video').map((b) => b.content)).toEqual([{ url: FOREIGN_VIDEO, videoId: null }]);
 });
