@@ -16,6 +16,7 @@ import { progressPercent } from '../progress/engine.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
 import type { UrgentCourse } from '../progress/urgency.js';
 import type { ListedUser, UserRecord, UsersRepository } from '../users/repository.js';
+import { inTeam, teamOf } from './team.js';
 
 const GROUPS: readonly DeadlineStatus[] = ['overdue', 'almost_overdue', 'in_order'];
 /** What `String#localeCompare` uses without arguments, and the 'ru' one: the same order, reused. */
@@ -122,11 +123,7 @@ export class AnalyticsService {
 
   private async member(viewer: SessionUser, userId: number): Promise<UserRecord> {
     const user = await this.users.find(userId);
-    const inScope =
-      user !== undefined &&
-      (can(viewer.role, 'settings.manage') ||
-        (viewer.department_id !== null && user.department_id === viewer.department_id && user.id !== viewer.id));
-    if (!user || !inScope) throw notFound(M.userNotFound);
+    if (!user || !inTeam(teamOf(viewer), user)) throw notFound(M.userNotFound);
     return user;
   }
 
@@ -230,13 +227,14 @@ export class AnalyticsService {
    */
   private async placed(viewer: SessionUser): Promise<Record<DeadlineStatus, Placed[]>> {
     const groups: Record<DeadlineStatus, Placed[]> = { overdue: [], almost_overdue: [], in_order: [] };
+    const scope = teamOf(viewer);
     let team: ListedUser[];
     let urgent: Map<number, UrgentCourse>;
-    if (can(viewer.role, 'settings.manage')) {
+    if (scope.kind === 'company') {
       [team, urgent] = await Promise.all([this.users.roster(), this.engine.mostUrgent('everyone')]);
     } else {
-      if (viewer.department_id === null) return groups;
-      team = (await this.users.roster(viewer.department_id)).filter((u) => u.id !== viewer.id);
+      if (scope.kind === 'nobody') return groups;
+      team = (await this.users.roster(scope.departmentId)).filter((u) => u.id !== scope.except);
       urgent = await this.engine.mostUrgent({ userIds: team.map((u) => u.id) });
     }
     for (const user of team) {
