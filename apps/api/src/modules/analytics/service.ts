@@ -16,6 +16,7 @@ import { progressPercent } from '../progress/engine.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
 import type { UrgentCourse } from '../progress/urgency.js';
 import type { ListedUser, UserRecord, UsersRepository } from '../users/repository.js';
+import { employeeCourses, type EmployeeCourse } from './employeeCourses.js';
 import { inTeam, teamOf } from './team.js';
 
 const GROUPS: readonly DeadlineStatus[] = ['overdue', 'almost_overdue', 'in_order'];
@@ -271,6 +272,14 @@ export class AnalyticsService {
   async overviewJson(viewer: SessionUser): Promise<Iterable<Buffer>> {
     const groups = await this.placed(viewer);
     return overviewChunks(groups);
+  }
+
+  /**
+   * Each enrolled course of the given employees with its figures, a batch of people at a time
+   * (employeeCourses.ts). The ids are those an overview of the viewer gave: scope is decided there.
+   */
+  enrolledCourses(userIds: readonly number[]): AsyncGenerator<EmployeeCourse[]> {
+    return employeeCourses(this.engine, this.courses, userIds);
   }
 
   async employee(viewer: SessionUser, userId: number): Promise<EmployeeDetail> {
