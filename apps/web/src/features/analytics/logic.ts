@@ -54,6 +54,11 @@ export function shownGroups(analytic: Analytic, filter: Filter, query: string): 
     .filter((g) => g.items.length > 0);
 }
 
+/** Everyone in the viewer's team, whatever is shown. */
+export function teamSize(analytic: Analytic | undefined): number {
+  return analytic ? analytic.overdue.length + analytic.almost_overdue.length + analytic.in_order.length : 0;
+}
+
 /** 'Мои сотрудники' count: every employee shown across the groups. */
 export function shownCount(groups: readonly ShownGroup[]): number {
   return groups.reduce((n, g) => n + g.items.length, 0);
