@@ -189,7 +189,7 @@ function FilterButton({ group, active, onClick }: { group: GroupInfo; active: bo
     <Button
       size="sm"
       radius="xl"
-      color={group.color}
+      color={active ? TEXT_COLOR[group.color] : group.color}
       variant={active ? 'filled' : 'light'}
       c={active ? undefined : TEXT_COLOR[group.color]}
       aria-pressed={active}
