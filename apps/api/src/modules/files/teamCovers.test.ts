@@ -2,8 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  Client} from '../../test/harness.js';
+import type { Client } from '../../test/harness.js';
 import {
   clientAs,
   createCourse,
