@@ -7,6 +7,7 @@ import { baseUrl, signIn } from './helpers.js';
 /**
  * Exports (issue 16): the demo manager filters the analytics screen, downloads 'Экспорт в Excel'
  * and gets exactly the employees shown, with real dates and percentages; the CSV holds the same.
+ * The xlsx has a second sheet, one row per employee and course, which 'CSV по курсам' gives alone.
  */
 
 const MANAGER = `manager@${LOGIN_DOMAIN}`;
@@ -29,6 +30,30 @@ const STATUS: Record<GroupKey, { filter: string; text: string }> = {
   in_order: { filter: 'Все в порядке', text: 'Все в порядке' },
 };
 
+/** Each employee's courses as the employee modal lists them (catalogue order). */
+async function coursesOf(page: Page, employees: Employee[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of employees) {
+    const response = await page.request.get(`${baseUrl()}/api/analytics/users/${e.id}`);
+    expect(response.status()).toBe(200);
+    const { courses } = ((await response.json()) as { result: { user: { courses: { name: string }[] } } }).result.user;
+    out.push(...courses.map((c) => `${e.name}: ${c.name}`));
+  }
+  return out;
+}
+
+const COURSES_HEADER = [
+  'Сотрудник',
+  'Email',
+  'Отдел',
+  'Курс',
+  'Срок',
+  'Статус',
+  'Прогресс',
+  'Дата завершения',
+  'Последняя активность',
+];
+
 async function overview(page: Page): Promise<Groups> {
   const response = await page.request.get(`${baseUrl()}/api/analytics/users`);
   expect(response.status()).toBe(200);
@@ -36,10 +61,10 @@ async function overview(page: Page): Promise<Groups> {
 }
 
 /** Clicks the export menu's item and waits for the file the browser downloads. */
-async function download(page: Page, item: 'Excel (.xlsx)' | 'CSV') {
+async function download(page: Page, item: 'Excel (.xlsx)' | 'CSV' | 'CSV по курсам') {
   await page.getByRole('button', { name: 'Экспорт в Excel' }).click();
   const downloaded = page.waitForEvent('download');
-  await page.getByRole('menuitem', { name: item }).click();
+  await page.getByRole('menuitem', { name: item, exact: true }).click();
   const file = await downloaded;
   const path = await file.path();
   return { name: file.suggestedFilename(), body: await readFile(path) };
@@ -97,6 +122,21 @@ test('the manager downloads the filtered analytics as xlsx and csv', async ({ pa
   const [dd, mm, yyyy] = (shown[withDeadline] as Employee).deadline.split('.').map(Number);
   expect([date.getUTCDate(), date.getUTCMonth() + 1, date.getUTCFullYear()]).toEqual([dd, mm, yyyy]);
 
+  // the second sheet: every course of those employees, as their modal lists them
+  const perCourse = await coursesOf(page, shown);
+  expect(perCourse.length).toBeGreaterThan(shown.length);
+  expect(workbook.worksheets.map((w) => w.name)).toEqual(['Аналитика', 'По курсам']);
+  const courses = workbook.worksheets[1]!;
+  expect(courses.getRow(1).values).toEqual([undefined, ...COURSES_HEADER]);
+  expect(courses.actualRowCount).toBe(perCourse.length + 1);
+  const sheetRows = perCourse.map((_, i) => courses.getRow(i + 2));
+  expect(sheetRows.map((r) => `${String(r.getCell(1).value)}: ${String(r.getCell(4).value)}`)).toEqual(perCourse);
+  for (const r of sheetRows) {
+    expect(r.getCell(7).numFmt).toBe('0%');
+    expect(typeof r.getCell(7).value).toBe('number');
+    expect(['Просрочено', 'Почти просрочено', 'Все в порядке']).toContain(r.getCell(6).value);
+  }
+
   const csv = await download(page, 'CSV');
   expect(csv.name).toMatch(/^Аналитика-\d{4}-\d{2}-\d{2}\.csv$/);
   expect([...csv.body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -105,4 +145,13 @@ test('the manager downloads the filtered analytics as xlsx and csv', async ({ pa
   expect(lines).toHaveLength(shown.length + 1);
   expect(lines[1]).toContain(`;${shown[0]!.email};`);
   expect(lines[1]).toContain(`;${STATUS[key].text};${shown[0]!.percent}%;`);
+
+  // 'CSV по курсам': the second sheet alone, for the same filter
+  const byCourse = await download(page, 'CSV по курсам');
+  expect(byCourse.name).toMatch(/^Аналитика-по-курсам-\d{4}-\d{2}-\d{2}\.csv$/);
+  expect([...byCourse.body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const courseLines = byCourse.body.toString('utf8').slice(1).trimEnd().split('\r\n');
+  expect(courseLines[0]).toBe(COURSES_HEADER.join(';'));
+  // (the demo's names and titles hold no ';' or quote, so a line splits on ';')
+  expect(courseLines.slice(1).map((l) => `${l.split(';')[0]}: ${l.split(';')[3]}`)).toEqual(perCourse);
 });

@@ -294,7 +294,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     storageRoutes({
       storage: new Storage(config.dataDir),
       files,
-      access: new FileAccess(users, courses, engine),
+      access: new FileAccess(users, courses, enrollment, engine),
     }),
   );
 

@@ -27,7 +27,10 @@ const common = {
   tz: z.string().max(64).refine(isTimeZone, 'Неизвестный часовой пояс').optional(),
 };
 
-/** GET /api/analytics/export: the screen's filters, the status toggle and the search on the name. */
+/**
+ * GET /api/analytics/export and GET /api/analytics/export/courses (one row per employee and course):
+ * the screen's filters, the status toggle and the search on the name.
+ */
 export const analyticsExportQuery = z.object({
   ...common,
   status: z.enum(['overdue', 'almost_overdue', 'in_order']).optional(),

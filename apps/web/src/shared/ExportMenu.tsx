@@ -42,10 +42,12 @@ interface ExportMenuProps {
   filters: Record<string, string | null | undefined>;
   /** On a phone the button grows to share its row (in a wrapping flex row of buttons). */
   grow?: boolean;
+  /** Further files of the same filters from other routes, after the two (e.g. the analytics per course). */
+  more?: readonly { label: string; path: string; format: ExportFormat }[];
 }
 
-/** 'Экспорт в Excel': a menu of download links, Excel (.xlsx) and CSV, of what the screen shows. */
-export function ExportMenu({ path, filters, grow = false }: ExportMenuProps) {
+/** 'Экспорт в Excel': a menu of download links, Excel (.xlsx) and CSV (and any `more`), of what the screen shows. */
+export function ExportMenu({ path, filters, grow = false, more = [] }: ExportMenuProps) {
   return (
     <Menu position="bottom-end" shadow="md" withinPortal>
       <Menu.Target>
@@ -75,6 +77,23 @@ export function ExportMenu({ path, filters, grow = false }: ExportMenuProps) {
         >
           {EXPORT_TEXTS.csv}
         </Menu.Item>
+        {more.map((m) => (
+          <Menu.Item
+            key={`${m.path} ${m.format}`}
+            component="a"
+            href={exportHref(m.path, m.format, filters)}
+            download
+            leftSection={
+              m.format === 'csv' ? (
+                <IconFileTypeCsv size={18} aria-hidden="true" />
+              ) : (
+                <IconFileSpreadsheet size={18} aria-hidden="true" />
+              )
+            }
+          >
+            {m.label}
+          </Menu.Item>
+        ))}
       </Menu.Dropdown>
     </Menu>
   );

@@ -16,6 +16,8 @@ import { progressPercent } from '../progress/engine.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
 import type { UrgentCourse } from '../progress/urgency.js';
 import type { ListedUser, UserRecord, UsersRepository } from '../users/repository.js';
+import { employeeCourses, type EmployeeCourse } from './employeeCourses.js';
+import { inTeam, teamOf } from './team.js';
 
 const GROUPS: readonly DeadlineStatus[] = ['overdue', 'almost_overdue', 'in_order'];
 /** What `String#localeCompare` uses without arguments, and the 'ru' one: the same order, reused. */
@@ -122,11 +124,7 @@ export class AnalyticsService {
 
   private async member(viewer: SessionUser, userId: number): Promise<UserRecord> {
     const user = await this.users.find(userId);
-    const inScope =
-      user !== undefined &&
-      (can(viewer.role, 'settings.manage') ||
-        (viewer.department_id !== null && user.department_id === viewer.department_id && user.id !== viewer.id));
-    if (!user || !inScope) throw notFound(M.userNotFound);
+    if (!user || !inTeam(teamOf(viewer), user)) throw notFound(M.userNotFound);
     return user;
   }
 
@@ -230,13 +228,14 @@ export class AnalyticsService {
    */
   private async placed(viewer: SessionUser): Promise<Record<DeadlineStatus, Placed[]>> {
     const groups: Record<DeadlineStatus, Placed[]> = { overdue: [], almost_overdue: [], in_order: [] };
+    const scope = teamOf(viewer);
     let team: ListedUser[];
     let urgent: Map<number, UrgentCourse>;
-    if (can(viewer.role, 'settings.manage')) {
+    if (scope.kind === 'company') {
       [team, urgent] = await Promise.all([this.users.roster(), this.engine.mostUrgent('everyone')]);
     } else {
-      if (viewer.department_id === null) return groups;
-      team = (await this.users.roster(viewer.department_id)).filter((u) => u.id !== viewer.id);
+      if (scope.kind === 'nobody') return groups;
+      team = (await this.users.roster(scope.departmentId)).filter((u) => u.id !== scope.except);
       urgent = await this.engine.mostUrgent({ userIds: team.map((u) => u.id) });
     }
     for (const user of team) {
@@ -273,6 +272,14 @@ export class AnalyticsService {
   async overviewJson(viewer: SessionUser): Promise<Iterable<Buffer>> {
     const groups = await this.placed(viewer);
     return overviewChunks(groups);
+  }
+
+  /**
+   * Each enrolled course of the given employees with its figures, a batch of people at a time
+   * (employeeCourses.ts). The ids are those an overview of the viewer gave: scope is decided there.
+   */
+  enrolledCourses(userIds: readonly number[]): AsyncGenerator<EmployeeCourse[]> {
+    return employeeCourses(this.engine, this.courses, userIds);
   }
 
   async employee(viewer: SessionUser, userId: number): Promise<EmployeeDetail> {

@@ -45,6 +45,8 @@ export interface FileReference {
   course_id: number;
   /** Published content of the course (a lesson, its blocks, a test), or the course's own image. */
   published: boolean;
+  /** The course's own image (its cover). */
+  cover: boolean;
 }
 
 /**
@@ -298,10 +300,11 @@ export class CoursesRepository {
         .execute(),
     ]);
     return [
-      ...courses.map((c) => ({ course_id: c.course_id, published: true })),
+      ...courses.map((c) => ({ course_id: c.course_id, published: true, cover: true })),
       ...[...lessons, ...blocks, ...answers].map((r) => ({
         course_id: r.course_id,
         published: r.is_published && r.lesson_deleted === null && r.module_deleted === null,
+        cover: false,
       })),
     ];
   }

@@ -148,6 +148,33 @@ export class EnrollmentRepository {
     }));
   }
 
+  /**
+   * Whether a live member of the department other than `except` is enrolled in one of the courses
+   * (a manager's team, analytics/team.ts). The department's people come by its index and each one's
+   * enrollments by the primary key, inside EXISTS so that the walk starts from the department: the
+   * cost grows with the department, never with the company or a course's learners.
+   */
+  async departmentEnrolledInAny(departmentId: number, except: number, courseIds: readonly number[]): Promise<boolean> {
+    if (courseIds.length === 0) return false;
+    const row = await this.db
+      .selectFrom('users as u')
+      .select('u.id')
+      .where('u.department_id', '=', departmentId)
+      .where('u.deleted_at', 'is', null)
+      .where('u.id', '<>', except)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('enrollments as e')
+            .select('e.user_id')
+            .whereRef('e.user_id', '=', 'u.id')
+            .where('e.course_id', 'in', courseIds),
+        ),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Number of enrolled users per course (the cards' student counter), by index. */
   async countByCourse(courseIds: readonly number[]): Promise<Map<number, number>> {
     if (courseIds.length === 0) return new Map();

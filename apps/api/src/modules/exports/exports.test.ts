@@ -14,65 +14,11 @@ import {
   Client,
   type TestContext,
 } from '../../test/harness.js';
+import { parseCsv, readXlsx, values, type ReadCell } from '../../test/spreadsheets.js';
 import { csvText, wallClock } from './writer.js';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const ANALYTICS_HEADER = ['Сотрудник', 'Email', 'Отдел', 'Курс', 'Срок', 'Статус', 'Прогресс', 'Последняя активность'];
-
-interface ReadCell {
-  value: unknown;
-  type: number;
-  numFmt: string | undefined;
-}
-
-/** The first worksheet of an xlsx answer, read back with exceljs: its name and each row's cells. */
-async function readXlsx(body: Buffer): Promise<{ name: string; rows: ReadCell[][] }> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(body as unknown as ArrayBuffer);
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw new Error('no worksheet');
-  const rows: ReadCell[][] = [];
-  sheet.eachRow({ includeEmpty: false }, (row) => {
-    const cells: ReadCell[] = [];
-    for (let i = 1; i <= sheet.columnCount; i++) {
-      const cell = row.getCell(i);
-      cells.push({ value: cell.value, type: cell.type, numFmt: cell.numFmt || undefined });
-    }
-    rows.push(cells);
-  });
-  return { name: sheet.name, rows };
-}
-const values = (rows: ReadCell[][]) => rows.map((r) => r.map((c) => c.value));
-
-/** A `;`-separated CSV with quoted fields and CRLF lines (what writeCsv writes) as rows of fields. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ';') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
 
 describe(`exports (${dialectName})`, () => {
   let ctx: TestContext;

@@ -3,7 +3,7 @@ import { adminUsersExportQuery, analyticsExportQuery, errorResponse } from '@lms
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ExportFile, ExportsService } from './service.js';
-import { attachment, CONTENT_TYPE, writeSheet } from './writer.js';
+import { attachment, CONTENT_TYPE, writeSheets } from './writer.js';
 
 const errors = { 401: errorResponse, 403: errorResponse, 422: errorResponse };
 
@@ -11,9 +11,9 @@ const errors = { 401: errorResponse, 403: errorResponse, 422: errorResponse };
  * Streams the file as it is written: the headers go out with the first bytes, rows follow batch by
  * batch. A failure after that can only cut the download short (and is logged).
  */
-function download<R>(reply: FastifyReply, log: FastifyBaseLogger, file: ExportFile<R>) {
+function download(reply: FastifyReply, log: FastifyBaseLogger, file: ExportFile) {
   const out = new PassThrough();
-  writeSheet(file.format, file.sheet, out).catch((error: unknown) => {
+  writeSheets(file.format, file.sheets, out).catch((error: unknown) => {
     if (!out.destroyed) log.error({ err: error }, 'export failed');
     out.destroy(error instanceof Error ? error : new Error(String(error)));
   });
@@ -37,13 +37,32 @@ export const exportsRoutes =
         config: { access: 'analytics.view', name: 'api.analytics.export' },
         schema: {
           tags: ['analytics'],
-          summary: 'The analytics screen with its filters as an .xlsx or .csv file (a manager: their department)',
+          summary:
+            'The analytics screen with its filters as an .xlsx or .csv file (a manager: their department); the xlsx adds a sheet per course',
           querystring: analyticsExportQuery,
           response: errors,
         },
       },
       async (request, reply) => {
         const file = await exportsService.analytics(await request.requireUser(), request.query);
+        return download(reply, request.log, file);
+      },
+    );
+
+    app.get(
+      '/api/analytics/export/courses',
+      {
+        config: { access: 'analytics.view', name: 'api.analytics.export.courses' },
+        schema: {
+          tags: ['analytics'],
+          summary:
+            'For the employees the analytics screen shows with its filters, one row per enrolled course (status, progress, deadline, completion date, last activity), as .csv or .xlsx',
+          querystring: analyticsExportQuery,
+          response: errors,
+        },
+      },
+      async (request, reply) => {
+        const file = await exportsService.analyticsCourses(await request.requireUser(), request.query);
         return download(reply, request.log, file);
       },
     );

@@ -7,9 +7,10 @@ import type {
 } from '@lms/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { SessionUser } from '../../platform/sessions.js';
+import type { EmployeeCourse } from '../analytics/employeeCourses.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import type { UsersService } from '../users/service.js';
-import { utcDay, wallClock, type Sheet } from './writer.js';
+import { cellSheet, utcDay, wallClock, type CellSheet, type Sheet } from './writer.js';
 
 export type DeadlineGroup = NonNullable<AnalyticsExportQuery['status']>;
 
@@ -25,12 +26,19 @@ export interface AnalyticsRow extends AnalyticsEmployee {
   status: DeadlineGroup;
 }
 
-export interface ExportFile<R> {
+/** One employee's enrolled course, a row of the export per course. */
+export interface AnalyticsCourseRow {
+  employee: AnalyticsRow;
+  course: EmployeeCourse;
+}
+
+export interface ExportFile {
   format: ExportFormat;
   /** An ASCII name for old clients and the real one. */
   asciiName: string;
   name: string;
-  sheet: Sheet<R>;
+  /** An xlsx file may hold several; a CSV file holds one. */
+  sheets: readonly CellSheet[];
 }
 
 /**
@@ -53,7 +61,10 @@ export function shownRows(
   );
 }
 
-const at = (value: string | null) => (value ? new Date(value) : null);
+/** A stored time as the viewer's wall clock (spreadsheet times carry no zone); null stays empty. */
+const viewerTime = (value: string | null, tz: string) => (value ? wallClock(new Date(value), tz) : null);
+/** A deadline as the screen writes it: the UTC calendar day (AnalyticsService's displayDate). */
+const deadlineDay = (value: string | null) => (value ? utcDay(new Date(value)) : null);
 
 /**
  * Spreadsheets of what the analytics screen and the employees tab show with their filters
@@ -73,59 +84,117 @@ export class ExportsService {
     return { asciiName: `${ascii}-${day}.${format}`, name: `${russian}-${day}.${format}` };
   }
 
-  async analytics(viewer: SessionUser, query: AnalyticsExportQuery): Promise<ExportFile<AnalyticsRow>> {
+  /**
+   * The analytics screen with its filters: one row per employee; an xlsx file adds the sheet per
+   * course (`analyticsCourses`) of the same people.
+   */
+  async analytics(viewer: SessionUser, query: AnalyticsExportQuery): Promise<ExportFile> {
     const tz = query.tz ?? 'UTC';
     const rows = shownRows(await this.analyticsService.overview(viewer), query.status, query.search);
-    const activity = (r: AnalyticsRow) => {
-      const date = at(r.last_activity);
-      return date ? wallClock(date, tz) : null;
-    };
-    // The deadline as the screen writes it: the UTC calendar day (AnalyticsService's displayDate).
-    const deadline = (r: AnalyticsRow) => {
-      const date = at(r.deadline_at);
-      return date ? utcDay(date) : null;
-    };
+    const employees = cellSheet(employeesSheet(rows, tz));
     return {
       format: query.format,
       ...this.names(query.format, 'analytics', 'Аналитика', tz),
-      sheet: {
-        name: 'Аналитика',
-        columns: [
-          { header: 'Сотрудник', kind: 'text', width: 32, value: (r) => r.name },
-          { header: 'Email', kind: 'text', width: 32, value: (r) => r.email },
-          { header: 'Отдел', kind: 'text', width: 24, value: (r) => r.department ?? null },
-          { header: 'Курс', kind: 'text', width: 36, value: (r) => r.course?.name ?? null },
-          { header: 'Срок', kind: 'date', width: 12, value: deadline },
-          { header: 'Статус', kind: 'text', width: 18, value: (r) => STATUS_TEXT[r.status] },
-          { header: 'Прогресс', kind: 'percent', width: 11, value: (r) => r.percent / 100 },
-          { header: 'Последняя активность', kind: 'datetime', width: 22, value: activity },
-        ],
-        rows: [rows],
-      },
+      sheets: query.format === 'xlsx' ? [employees, cellSheet(this.coursesSheet(rows, tz))] : [employees],
     };
   }
 
-  employees(query: AdminUsersExportQuery): ExportFile<AdminUserListItem> {
+  /**
+   * The export per course: for the employees the screen shows with its filters, one row per enrolled
+   * course (an employee without a course has none), read a batch of people at a time.
+   */
+  async analyticsCourses(viewer: SessionUser, query: AnalyticsExportQuery): Promise<ExportFile> {
     const tz = query.tz ?? 'UTC';
-    const activity = (u: AdminUserListItem) => {
-      const date = at(u.last_activity);
-      return date ? wallClock(date, tz) : null;
+    const rows = shownRows(await this.analyticsService.overview(viewer), query.status, query.search);
+    return {
+      format: query.format,
+      ...this.names(query.format, 'analytics-courses', 'Аналитика-по-курсам', tz),
+      sheets: [cellSheet(this.coursesSheet(rows, tz))],
+    };
+  }
+
+  private coursesSheet(employees: readonly AnalyticsRow[], tz: string): Sheet<AnalyticsCourseRow> {
+    const byId = new Map(employees.map((e) => [e.id, e]));
+    const courses = this.analyticsService.enrolledCourses(employees.map((e) => e.id));
+    async function* rows(): AsyncGenerator<AnalyticsCourseRow[]> {
+      for await (const batch of courses)
+        yield batch.flatMap((course) => {
+          const employee = byId.get(course.user_id);
+          return employee ? [{ employee, course }] : [];
+        });
+    }
+    return {
+      name: 'По курсам',
+      columns: [
+        { header: 'Сотрудник', kind: 'text', width: 32, value: (r) => r.employee.name },
+        { header: 'Email', kind: 'text', width: 32, value: (r) => r.employee.email },
+        { header: 'Отдел', kind: 'text', width: 24, value: (r) => r.employee.department ?? null },
+        { header: 'Курс', kind: 'text', width: 36, value: (r) => r.course.title },
+        { header: 'Срок', kind: 'date', width: 12, value: (r) => deadlineDay(r.course.summary.deadline) },
+        {
+          header: 'Статус',
+          kind: 'text',
+          width: 18,
+          value: (r) => STATUS_TEXT[r.course.summary.deadline_status ?? 'in_order'],
+        },
+        { header: 'Прогресс', kind: 'percent', width: 11, value: (r) => r.course.summary.progress / 100 },
+        {
+          header: 'Дата завершения',
+          kind: 'date',
+          width: 16,
+          value: (r) => {
+            const done = viewerTime(r.course.summary.completed_at, tz);
+            return done ? utcDay(done) : null;
+          },
+        },
+        {
+          header: 'Последняя активность',
+          kind: 'datetime',
+          width: 22,
+          value: (r) => viewerTime(r.employee.last_activity, tz),
+        },
+      ],
+      rows: rows(),
+    };
+  }
+
+  employees(query: AdminUsersExportQuery): ExportFile {
+    const tz = query.tz ?? 'UTC';
+    const activity = (u: AdminUserListItem) => viewerTime(u.last_activity, tz);
+    const sheet: Sheet<AdminUserListItem> = {
+      name: 'Сотрудники',
+      columns: [
+        { header: 'Сотрудник', kind: 'text', width: 32, value: (u) => u.name },
+        { header: 'Должность', kind: 'text', width: 24, value: (u) => u.position ?? null },
+        { header: 'Отдел', kind: 'text', width: 24, value: (u) => u.department?.name ?? null },
+        { header: 'Роль', kind: 'text', width: 18, value: (u) => u.roles.name },
+        { header: 'Email', kind: 'text', width: 32, value: (u) => u.email },
+        { header: 'Последняя активность', kind: 'datetime', width: 22, value: activity },
+      ],
+      rows: this.usersService.listed(query),
     };
     return {
       format: query.format,
       ...this.names(query.format, 'employees', 'Сотрудники', tz),
-      sheet: {
-        name: 'Сотрудники',
-        columns: [
-          { header: 'Сотрудник', kind: 'text', width: 32, value: (u) => u.name },
-          { header: 'Должность', kind: 'text', width: 24, value: (u) => u.position ?? null },
-          { header: 'Отдел', kind: 'text', width: 24, value: (u) => u.department?.name ?? null },
-          { header: 'Роль', kind: 'text', width: 18, value: (u) => u.roles.name },
-          { header: 'Email', kind: 'text', width: 32, value: (u) => u.email },
-          { header: 'Последняя активность', kind: 'datetime', width: 22, value: activity },
-        ],
-        rows: this.usersService.listed(query),
-      },
+      sheets: [cellSheet(sheet)],
     };
   }
+}
+
+/** The screen's one row per employee (the first sheet of the analytics export). */
+function employeesSheet(rows: readonly AnalyticsRow[], tz: string): Sheet<AnalyticsRow> {
+  return {
+    name: 'Аналитика',
+    columns: [
+      { header: 'Сотрудник', kind: 'text', width: 32, value: (r) => r.name },
+      { header: 'Email', kind: 'text', width: 32, value: (r) => r.email },
+      { header: 'Отдел', kind: 'text', width: 24, value: (r) => r.department ?? null },
+      { header: 'Курс', kind: 'text', width: 36, value: (r) => r.course?.name ?? null },
+      { header: 'Срок', kind: 'date', width: 12, value: (r) => deadlineDay(r.deadline_at) },
+      { header: 'Статус', kind: 'text', width: 18, value: (r) => STATUS_TEXT[r.status] },
+      { header: 'Прогресс', kind: 'percent', width: 11, value: (r) => r.percent / 100 },
+      { header: 'Последняя активность', kind: 'datetime', width: 22, value: (r) => viewerTime(r.last_activity, tz) },
+    ],
+    rows: [rows],
+  };
 }

@@ -8,13 +8,18 @@ import type { ExportFormat } from '@lms/contract';
  */
 export type ColumnKind = 'text' | 'date' | 'datetime' | 'percent';
 
-export interface Column<R> {
+/** text: a string; date/datetime: a Date; percent: a fraction (0.42 is 42 %); null for an empty cell. */
+export type Cell = string | Date | number | null;
+
+export interface ColumnHead {
   header: string;
   kind: ColumnKind;
   /** Width in characters (xlsx). */
   width: number;
-  /** text: a string; date/datetime: a Date; percent: a fraction (0.42 is 42 %); null for an empty cell. */
-  value: (row: R) => string | Date | number | null;
+}
+
+export interface Column<R> extends ColumnHead {
+  value: (row: R) => Cell;
 }
 
 export interface Sheet<R> {
@@ -23,6 +28,22 @@ export interface Sheet<R> {
   columns: readonly Column<R>[];
   /** Rows in batches, so that a large export is read and written a batch at a time. */
   rows: AsyncIterable<readonly R[]> | Iterable<readonly R[]>;
+}
+
+/** A sheet whose rows are already cells: what the writers take, so that one workbook holds sheets of different rows. */
+export interface CellSheet {
+  name: string;
+  columns: readonly ColumnHead[];
+  rows: AsyncIterable<readonly (readonly Cell[])[]>;
+}
+
+/** The sheet's rows as cells, a batch at a time as the writer asks for them (nothing is read before). */
+export function cellSheet<R>(sheet: Sheet<R>): CellSheet {
+  const columns = sheet.columns.map(({ header, kind, width }) => ({ header, kind, width }));
+  async function* rows() {
+    for await (const batch of sheet.rows) yield batch.map((row) => sheet.columns.map((c) => c.value(row)));
+  }
+  return { name: sheet.name, columns, rows: rows() };
 }
 
 export const CONTENT_TYPE: Record<ExportFormat, string> = {
@@ -36,34 +57,39 @@ const NUM_FMT: Record<Exclude<ColumnKind, 'text'>, string> = {
   percent: '0%',
 };
 
-/** Writes the sheet to `out` in the format and ends it. */
-export function writeSheet<R>(format: ExportFormat, sheet: Sheet<R>, out: Writable): Promise<void> {
-  return format === 'xlsx' ? writeXlsx(sheet, out) : writeCsv(sheet, out);
+/** Writes the sheets to `out` in the format and ends it; a CSV file holds exactly one. */
+export function writeSheets(format: ExportFormat, sheets: readonly CellSheet[], out: Writable): Promise<void> {
+  if (format === 'xlsx') return writeXlsx(sheets, out);
+  const [only, ...more] = sheets;
+  if (!only || more.length > 0) return Promise.reject(new Error('a CSV file holds one sheet'));
+  return writeCsv(only, out);
 }
 
 /**
  * xlsx through exceljs' streaming writer: each row is committed (serialized into the zip) as soon
- * as it is added, so memory holds a batch, not the sheet. Dates are date cells and progress is a
- * number with a percent format, so that Excel sorts and sums them.
+ * as it is added, so memory holds a batch, not the sheet; the sheets are written one after another.
+ * Dates are date cells and progress is a number with a percent format, so that Excel sorts and sums them.
  */
-export async function writeXlsx<R>(sheet: Sheet<R>, out: Writable): Promise<void> {
+export async function writeXlsx(sheets: readonly CellSheet[], out: Writable): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const worksheet = workbook.addWorksheet(sheet.name.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-  worksheet.columns = sheet.columns.map((c) => ({ width: c.width }));
-  const header = worksheet.addRow(sheet.columns.map((c) => c.header));
-  header.font = { bold: true };
-  header.commit();
-  for await (const batch of sheet.rows) {
-    if (out.destroyed) throw new Error(GONE);
-    for (const row of batch) {
-      const added = worksheet.addRow(sheet.columns.map((c) => c.value(row)));
-      sheet.columns.forEach((c, i) => {
-        if (c.kind !== 'text') added.getCell(i + 1).numFmt = NUM_FMT[c.kind];
-      });
-      added.commit();
+  for (const sheet of sheets) {
+    const worksheet = workbook.addWorksheet(sheet.name.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+    worksheet.columns = sheet.columns.map((c) => ({ width: c.width }));
+    const header = worksheet.addRow(sheet.columns.map((c) => c.header));
+    header.font = { bold: true };
+    header.commit();
+    for await (const batch of sheet.rows) {
+      if (out.destroyed) throw new Error(GONE);
+      for (const cells of batch) {
+        const added = worksheet.addRow([...cells]);
+        sheet.columns.forEach((c, i) => {
+          if (c.kind !== 'text') added.getCell(i + 1).numFmt = NUM_FMT[c.kind];
+        });
+        added.commit();
+      }
     }
+    worksheet.commit();
   }
-  worksheet.commit();
   await workbook.commit();
 }
 
@@ -74,7 +100,7 @@ export async function writeXlsx<R>(sheet: Sheet<R>, out: Writable): Promise<void
  * comma-separated file opens as one column. Lines end with CRLF (RFC 4180). Dates are written as
  * dd.mm.yyyy [hh:mm] and progress as '42%', which Russian Excel reads back as a date and a percent.
  */
-export async function writeCsv<R>(sheet: Sheet<R>, out: Writable): Promise<void> {
+export async function writeCsv(sheet: CellSheet, out: Writable): Promise<void> {
   const write = async (text: string) => {
     if (out.destroyed) throw new Error(GONE);
     if (!out.write(text)) await drained(out);
@@ -82,7 +108,7 @@ export async function writeCsv<R>(sheet: Sheet<R>, out: Writable): Promise<void>
   await write('\uFEFF' + csvLine(sheet.columns.map((c) => csvText(c.header))));
   for await (const batch of sheet.rows) {
     let chunk = '';
-    for (const row of batch) chunk += csvLine(sheet.columns.map((c) => csvCell(c.kind, c.value(row))));
+    for (const cells of batch) chunk += csvLine(sheet.columns.map((c, i) => csvCell(c.kind, cells[i] ?? null)));
     await write(chunk);
   }
   out.end();
@@ -106,7 +132,7 @@ function drained(out: Writable): Promise<void> {
 
 const csvLine = (cells: string[]) => cells.join(';') + '\r\n';
 
-function csvCell(kind: ColumnKind, value: string | Date | number | null): string {
+function csvCell(kind: ColumnKind, value: Cell): string {
   if (value === null) return '';
   if (value instanceof Date) return kind === 'datetime' ? `${ddmmyyyy(value)} ${hhmm(value)}` : ddmmyyyy(value);
   if (typeof value === 'number') return kind === 'percent' ? `${Math.round(value * 100)}%` : String(value);

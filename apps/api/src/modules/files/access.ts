@@ -1,26 +1,36 @@
 import { can } from '../../platform/access.js';
 import type { SessionUser } from '../../platform/sessions.js';
+import { teamOf } from '../analytics/team.js';
 import type { CoursesRepository } from '../courses/repository.js';
+import type { EnrollmentRepository } from '../enrollment/repository.js';
 import type { LearningEngine } from '../progress/service.js';
 import type { UsersRepository } from '../users/repository.js';
 
 /**
- * Who may read a stored file (DESIGN.md §6 "Uploads"): staff who build courses read every file; anyone
- * else a file that published content of a course visible to them holds, or a user's photo.
+ * Who may read a stored file (DESIGN.md §6 "Uploads"): staff who build courses read every file; a
+ * manager the covers of the courses their team is enrolled in (the analytics screen shows them);
+ * anyone else a file that published content of a course visible to them holds, or a user's photo.
  */
 export class FileAccess {
   constructor(
     private readonly users: UsersRepository,
     private readonly courses: CoursesRepository,
+    private readonly enrollment: EnrollmentRepository,
     private readonly engine: LearningEngine,
   ) {}
 
   async mayRead(user: SessionUser, path: string): Promise<boolean> {
     if (can(user.role, 'constructor.manage')) return true;
     if (await this.users.photoInUse(path)) return true;
-    const courseIds = [
-      ...new Set((await this.courses.fileReferences(path)).filter((r) => r.published).map((r) => r.course_id)),
-    ];
+    const references = await this.courses.fileReferences(path);
+    const team = teamOf(user);
+    const covered = references.filter((r) => r.cover).map((r) => r.course_id);
+    if (
+      team.kind === 'department' &&
+      (await this.enrollment.departmentEnrolledInAny(team.departmentId, team.except, covered))
+    )
+      return true;
+    const courseIds = [...new Set(references.filter((r) => r.published).map((r) => r.course_id))];
     if (courseIds.length === 0) return false;
     const visible = new Set(await this.engine.visibleCourseIds(user.id));
     return courseIds.some((id) => visible.has(id));

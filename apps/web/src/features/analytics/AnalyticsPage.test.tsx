@@ -88,6 +88,33 @@ describe('Analytics page', () => {
     expect(screen.getByText('По запросу "мАр" ничего не найдено')).toBeInTheDocument();
   });
 
+  it('an empty status filter says "Нет сотрудников с таким статусом", with a way back', async () => {
+    const { ue } = setup({
+      'GET /api/analytics/users': ok({ result: { success: true, analytic: { ...analytic(), almost_overdue: [] } } }),
+    });
+    await waitFor(() => expect(cards()).toHaveLength(4));
+    await ue.click(filter('Почти просрочено'));
+    expect(cards()).toHaveLength(0);
+    expect(count()).toBe('0');
+    expect(screen.getByText('Нет сотрудников с таким статусом')).toBeInTheDocument();
+    expect(screen.queryByText('Сотрудников пока нет')).not.toBeInTheDocument();
+    await ue.click(screen.getByRole('button', { name: 'Сбросить фильтр' }));
+    expect(filter('Почти просрочено')).toHaveAttribute('aria-pressed', 'false');
+    expect(cards()).toHaveLength(4);
+  });
+
+  it('an empty team says "Сотрудников пока нет", whatever the filter', async () => {
+    const { ue } = setup({
+      'GET /api/analytics/users': ok({
+        result: { success: true, analytic: { overdue: [], almost_overdue: [], in_order: [] } },
+      }),
+    });
+    expect(await screen.findByText('Сотрудников пока нет')).toBeInTheDocument();
+    await ue.click(filter('Просроченный'));
+    expect(screen.getByText('Сотрудников пока нет')).toBeInTheDocument();
+    expect(screen.queryByText('Нет сотрудников с таким статусом')).not.toBeInTheDocument();
+  });
+
   it('"Экспорт в Excel" links to the xlsx and csv export with the shown filter and search', async () => {
     const { ue } = setup();
     await waitFor(() => expect(cards()).toHaveLength(5));
@@ -113,6 +140,22 @@ describe('Analytics page', () => {
 
     await ue.click(filter('Почти просрочено'));
     expect(await exportQuery('CSV')).toEqual({ format: 'csv', search: 'Волков' });
+  });
+
+  it('"CSV по курсам" links to the per-course export with the shown filter and search', async () => {
+    const { ue } = setup();
+    await waitFor(() => expect(cards()).toHaveLength(5));
+    await ue.click(filter('Просроченный'));
+    await ue.click(screen.getByRole('button', { name: 'Экспорт в Excel' }));
+    const items = await screen.findAllByRole('menuitem');
+    expect(items.map((i) => i.textContent)).toEqual(['Excel (.xlsx)', 'CSV', 'CSV по курсам']);
+    const link = screen.getByRole('menuitem', { name: 'CSV по курсам' });
+    expect(link).toHaveAttribute('download');
+    const [path, query] = (link.getAttribute('href') ?? '').split('?');
+    expect(path).toBe('/api/analytics/export/courses');
+    const params = Object.fromEntries(new URLSearchParams(query));
+    delete params.tz;
+    expect(params).toEqual({ format: 'csv', status: 'overdue' });
   });
 
   it('list view: deadline, initials, email, course, progress ring and relative last activity', async () => {

@@ -15,7 +15,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconLayoutGrid, IconList, IconUsers } from '@tabler/icons-react';
+import { IconFilterOff, IconLayoutGrid, IconList, IconUsers } from '@tabler/icons-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { errorStatus } from '../../lib/errors';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
@@ -31,6 +31,7 @@ import {
   lastActivityText,
   shownCount,
   shownGroups,
+  teamSize,
   TEXT_COLOR,
   toggleFilter,
   type Filter,
@@ -45,6 +46,8 @@ type View = 'grid' | 'list';
 
 /** The analytics export (issue 16): GET with the screen's status filter and search. */
 const EXPORT_PATH = '/api/analytics/export';
+/** The same people, one row per employee and course (the xlsx holds it as a second sheet). */
+const EXPORT_MORE = [{ label: T.exportCoursesCsv, path: '/api/analytics/export/courses', format: 'csv' }] as const;
 
 /** /analytics: the manager's employees by deadline status (spec 03 §2.1). */
 export default function AnalyticsPage() {
@@ -85,6 +88,14 @@ export default function AnalyticsPage() {
     );
   else if (groups.length === 0 && search.trim() !== '')
     content = <NothingFoundNotice query={search} resetLabel={T.resetSearch} onReset={() => setSearch('')} />;
+  else if (groups.length === 0 && filter !== null && teamSize(overview.data) > 0)
+    content = (
+      <Notice icon={<IconFilterOff size={24} aria-hidden="true" />} color="gray" title={T.emptyFilter}>
+        <Button variant="subtle" onClick={() => setFilter(null)}>
+          {T.resetFilter}
+        </Button>
+      </Notice>
+    );
   else if (groups.length === 0)
     content = <Notice icon={<IconUsers size={24} aria-hidden="true" />} color="gray" title={T.empty} />;
   else if (view === 'grid') content = <GridView groups={groups} onOpen={setOpenId} />;
@@ -140,7 +151,7 @@ export default function AnalyticsPage() {
             )}
           </Group>
           {/* the file holds what is shown: the same filter and search, checked and scoped by the server */}
-          <ExportMenu path={EXPORT_PATH} filters={{ status: filter, search: search.trim() }} />
+          <ExportMenu path={EXPORT_PATH} filters={{ status: filter, search: search.trim() }} more={EXPORT_MORE} />
         </Group>
         {content}
       </Stack>
@@ -178,7 +189,7 @@ function FilterButton({ group, active, onClick }: { group: GroupInfo; active: bo
     <Button
       size="sm"
       radius="xl"
-      color={group.color}
+      color={active ? TEXT_COLOR[group.color] : group.color}
       variant={active ? 'filled' : 'light'}
       c={active ? undefined : TEXT_COLOR[group.color]}
       aria-pressed={active}
