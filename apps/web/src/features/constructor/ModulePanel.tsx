@@ -210,7 +210,7 @@ export function ModulePanel({ courseId, courseTitle, modules, lessonId, lessonSa
   const publishEverything = () => {
     publishAll.mutate(undefined, {
       onSuccess: ({ tried, failed }) => {
-        const outcome = publishOutcome(tried, failed.length);
+        const outcome = publishOutcome(tried, failed);
         if (outcome.success) toastSuccess(outcome.success);
         if (outcome.error) toastError(outcome.error);
       },

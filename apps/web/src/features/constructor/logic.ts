@@ -131,13 +131,23 @@ export function unpublishedItems(modules: readonly ConstructorModule[]): ModuleI
   return sortedModules(modules).flatMap((m) => moduleItems(m).filter((item) => !item.is_published));
 }
 
-/** The toasts of publish-all (spec 03 §4, §8) from how many items were tried and how many failed. */
-export function publishOutcome(tried: number, failed: number): { success?: string; error?: string } {
+/**
+ * The toasts of publish-all (spec 03 §4, §8) from how many items were tried and which failed: the
+ * count with its plural form, and every failed item by kind and name (issue 30).
+ */
+export function publishOutcome(tried: number, failed: readonly ModuleItem[]): { success?: string; error?: string } {
   if (tried === 0) return { success: T.allPublished };
-  const published = tried - failed;
+  const published = tried - failed.length;
+  const [only] = failed;
+  const error =
+    failed.length === 0
+      ? undefined
+      : failed.length === 1 && only
+        ? T.publishItemError(only.type, only.name)
+        : T.publishFailedItems(failed.length, failed.map((item) => T.namedItem(item.type, item.name)).join(', '));
   return {
     ...(published > 0 ? { success: T.publishedCount(published) } : {}),
-    ...(failed > 0 ? { error: T.publishFailedCount(failed) } : {}),
+    ...(error ? { error } : {}),
   };
 }
 
