@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clientAs, createCourse, createTestApp, dialectName, type Client, type TestContext } from '../../test/harness.js';
+import {
+  clientAs,
+  createCourse,
+  createTestApp,
+  dialectName,
+  type Client,
+  type TestContext,
+} from '../../test/harness.js';
 
 const WARNING_TOO_LONG = 'Предупреждение не может быть дольше срока прохождения';
 const RECURRENCE_TOO_SHORT = 'Период повторения не может быть короче срока прохождения';

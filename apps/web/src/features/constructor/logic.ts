@@ -53,9 +53,22 @@ export function firstLessonId(modules: readonly ConstructorModule[]): number | n
 }
 
 /** The module holding a lesson, if any. */
-export function moduleOfLesson(modules: readonly ConstructorModule[], lessonId: number): ConstructorModule | undefined {
-  return modules.find((m) => m.lessons.some((l) => l.id === lessonId));
+/** The lesson or test open on the right of the constructor. */
+export type OpenItem = Pick<ModuleItem, 'type' | 'id'>;
+
+/** The module that holds the item, if any. */
+export function moduleOfItem(modules: readonly ConstructorModule[], item: OpenItem): ConstructorModule | undefined {
+  return modules.find((m) => (item.type === 'lesson' ? m.lessons : m.tests).some((i) => i.id === item.id));
 }
+
+/** The item itself as the module list has it (its name and state), if it is there. */
+export function findItem(modules: readonly ConstructorModule[], item: OpenItem): ModuleItem | undefined {
+  const module = moduleOfItem(modules, item);
+  return module && moduleItems(module).find((i) => i.type === item.type && i.id === item.id);
+}
+
+export const isOpenItem = (open: OpenItem | null, item: OpenItem): boolean =>
+  open !== null && open.type === item.type && open.id === item.id;
 
 export interface ShownModule {
   module: ConstructorModule;

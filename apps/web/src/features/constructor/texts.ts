@@ -145,6 +145,11 @@ export const T = {
   deleteCourseTitle: 'Удаление курса',
   deleteCourseQuestion: (name: string) => `Удалить курс «${name}» со всеми модулями, уроками и тестами?`,
   cannotUndo: 'Это действие нельзя отменить.',
+  leaveTitle: 'Уйти со страницы?',
+  leaveQuestion: 'На странице есть несохраненные изменения.',
+  leaveWarning: 'Если уйти, они будут потеряны.',
+  leave: 'Уйти без сохранения',
+  stay: 'Остаться',
 
   // success toasts (spec 03 §8; the server's message wins when it sends one)
   saved: 'Данные сохранены',
@@ -193,6 +198,7 @@ export const T = {
   testName: 'Название теста',
   testNamePlaceholder: 'Название теста',
   testSettingsButton: 'Настройки теста',
+  testStatus: 'Статус теста',
   questions: 'Вопросы',
   noQuestions: 'В тесте пока нет вопросов. Добавьте первый вопрос.',
   question: (n: number) => `Вопрос ${n}`,
