@@ -126,7 +126,8 @@ function SettingsForm({ course }: { course: ConstructorCourse }) {
         // Mantine names its error element '{id}-error'; aria-errormessage points to it as well.
         aria-errormessage={error ? `course-${key}-error` : undefined}
         label={label}
-        description={T.daysHint}
+        // The reason replaces the hint while there is one.
+        description={error ? undefined : T.daysHint}
         value={form[key]}
         onChange={(e) => {
           set(key, digitsOnly(e.currentTarget.value));
@@ -134,7 +135,7 @@ function SettingsForm({ course }: { course: ConstructorCourse }) {
         }}
         onBlur={() => setChecked(true)}
         error={error}
-        inputWrapperOrder={['label', 'input', 'error', 'description']}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
         inputMode="numeric"
         autoComplete="off"
         maxLength={3}
@@ -171,7 +172,7 @@ function SettingsForm({ course }: { course: ConstructorCourse }) {
       component="form"
       onSubmit={submit}
       noValidate
-      className={classes.fadeIn}
+      className={`${classes.fadeIn} ${classes.readableErrors}`}
       maw={760}
     >
       <Stack gap="lg">

@@ -268,7 +268,12 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
               </Button>
             </Group>
           </Group>
-          <Text size="xs" c={dirty ? 'orange.9' : 'dimmed'} aria-live="polite">
+          <Text
+            size="xs"
+            c={dirty ? undefined : 'dimmed'}
+            className={dirty ? classes.unsaved : undefined}
+            aria-live="polite"
+          >
             {dirty ? T.unsavedChanges : T.allSaved}
           </Text>
         </Stack>

@@ -122,6 +122,7 @@ export const T = {
 
   // dialogs
   cancel: 'Отмена',
+  close: 'Закрыть',
   delete: 'Удалить',
   newModuleTitle: 'Создание нового модуля',
   createModule: 'Создать модуль',
