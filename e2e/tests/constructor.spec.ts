@@ -267,7 +267,7 @@ test.describe('course constructor', () => {
 
     // ── publish all ──
     await panel(page).getByRole('button', { name: 'Опубликовать все' }).click();
-    await expect(toast(page, 'Опубликовано: 2 элементов').last()).toBeVisible({ timeout: TOAST_WAIT });
+    await expect(toast(page, 'Опубликовано: 2 элемента').last()).toBeVisible({ timeout: TOAST_WAIT });
     await expect(page.getByRole('switch', { name: 'Статус урока' })).toBeChecked();
     await panel(page).getByRole('button', { name: 'Опубликовать все' }).click();
     await expect(toast(page, 'Все уроки и тесты уже опубликованы').last()).toBeVisible({ timeout: TOAST_WAIT });

@@ -206,10 +206,13 @@ test.describe('test authoring and course settings', () => {
       await page.getByRole('switch', { name: 'Ограничить срок прохождения' }).check({ force: true });
       await page.getByRole('radio', { name: 'С начала прохождения' }).check();
       const days = page.getByRole('textbox', { name: /Срок, дней/ });
+      // 0 is not rewritten to 1: it stays, with the reason beside the field
       await days.fill('0');
       await days.blur();
-      await expect(days).toHaveValue('1');
+      await expect(days).toHaveValue('0');
+      await expect(page.getByText('Значение от 1 до 999')).toBeVisible();
       await days.fill('10');
+      await expect(page.getByText('Значение от 1 до 999')).toBeHidden();
       await page.getByRole('textbox', { name: /Предупредить за/ }).fill('3');
       await page.getByRole('switch', { name: 'Проходить курс повторно' }).check({ force: true });
       await page.getByRole('textbox', { name: /Повторять каждые/ }).fill('365');

@@ -21,7 +21,58 @@ export const lessonParams = z.object({ courseId: dbIdParam, lessonId: dbIdParam 
 
 export const deadlineType = z.enum(['from_enrollment', 'from_start']);
 export const accessibility = z.enum(['everyone', 'enrolled_only', 'nobody']);
-const setting = z.number().int().min(1, 'Значение от 1 до 999').max(999, 'Значение от 1 до 999');
+
+/* ---------- Course settings rules (shared by the settings page and the server) ---------- */
+
+export const COURSE_SETTING_MIN = 1;
+export const COURSE_SETTING_MAX = 999;
+export const COURSE_SETTINGS_MESSAGES = {
+  range: 'Значение от 1 до 999',
+  warningTooLong: 'Предупреждение не может быть дольше срока прохождения',
+  recurrenceTooShort: 'Период повторения не может быть короче срока прохождения',
+} as const;
+
+/** The day counts of the course settings, each checked while its switch is on. */
+export type CourseDayField = 'deadline_value' | 'deadline_warning_days' | 'recurrence_value';
+export interface CourseDaySettings {
+  has_deadline: boolean;
+  deadline_value: number;
+  deadline_warning_days: number;
+  has_recurrence: boolean;
+  recurrence_value: number;
+}
+
+const inRange = (n: number) => Number.isInteger(n) && n >= COURSE_SETTING_MIN && n <= COURSE_SETTING_MAX;
+
+/**
+ * What makes no sense in the course settings, by field: a value outside 1–999 (0 is not turned into
+ * 1), a warning window longer than the deadline (the warning would come before the course is even
+ * assigned), a recurrence shorter than the deadline (a new cycle would start before the last one's
+ * deadline). Values behind a switch that is off are not checked. Empty: nothing to say.
+ */
+export function courseSettingsProblems(s: CourseDaySettings): Partial<Record<CourseDayField, string>> {
+  const M = COURSE_SETTINGS_MESSAGES;
+  const problems: Partial<Record<CourseDayField, string>> = {};
+  const used: CourseDayField[] = [
+    ...(s.has_deadline ? (['deadline_value', 'deadline_warning_days'] as const) : []),
+    ...(s.has_recurrence ? (['recurrence_value'] as const) : []),
+  ];
+  for (const field of used) if (!inRange(s[field])) problems[field] = M.range;
+  if (!s.has_deadline || problems.deadline_value) return problems;
+  if (!problems.deadline_warning_days && s.deadline_warning_days > s.deadline_value) {
+    problems.deadline_warning_days = M.warningTooLong;
+  }
+  if (s.has_recurrence && !problems.recurrence_value && s.recurrence_value < s.deadline_value) {
+    problems.recurrence_value = M.recurrenceTooShort;
+  }
+  return problems;
+}
+
+const setting = z
+  .number()
+  .int()
+  .min(COURSE_SETTING_MIN, COURSE_SETTINGS_MESSAGES.range)
+  .max(COURSE_SETTING_MAX, COURSE_SETTINGS_MESSAGES.range);
 
 /** GET /api/courses/{courseId} → result.course (spec 03 §3 "Course (constructor)"). */
 export const constructorCourse = z.object({

@@ -1,7 +1,9 @@
 import {
   CONSTRUCTOR_MESSAGES as M,
+  courseSettingsProblems,
   DEFAULT_LESSON_NAME,
   type ConstructorCourse,
+  type CourseDaySettings,
   type ConstructorLesson,
   type ConstructorModule,
   type LessonBlock,
@@ -28,6 +30,32 @@ const lessonItem = (row: ItemRow): ModuleLesson => ({
   sort_order: row.sort_order,
   type: 'lesson',
 });
+
+const DAY_SETTING_KEYS = [
+  'has_deadline',
+  'deadline_value',
+  'deadline_warning_days',
+  'has_recurrence',
+  'recurrence_value',
+] as const satisfies readonly (keyof CourseDaySettings)[];
+
+/**
+ * A change of the deadline or recurrence is checked together with the stored values it leaves as
+ * they are (the contract's rule); a change of other fields is not held back by stored values.
+ */
+function checkDaySettings(stored: ConstructorCourse, change: UpdateCourseRequest): void {
+  if (!DAY_SETTING_KEYS.some((key) => change[key] !== undefined)) return;
+  const merged: CourseDaySettings = {
+    has_deadline: change.has_deadline ?? stored.has_deadline,
+    deadline_value: change.deadline_value ?? stored.deadline_value,
+    deadline_warning_days: change.deadline_warning_days ?? stored.deadline_warning_days,
+    has_recurrence: change.has_recurrence ?? stored.has_recurrence,
+    recurrence_value: change.recurrence_value ?? stored.recurrence_value,
+  };
+  const problems = Object.entries(courseSettingsProblems(merged));
+  const [first] = problems;
+  if (first) throw unprocessable(first[1], Object.fromEntries(problems.map(([field, m]) => [field, [m]])));
+}
 
 /**
  * The course constructor (spec 03 §2.4, DESIGN.md §6 "Constructor"): every change is one unit of
@@ -72,7 +100,8 @@ export class ConstructorService {
   /** The header's title and description, or the settings; the answer says which was saved. */
   updateCourse(id: number, change: UpdateCourseRequest): Promise<{ course: ConstructorCourse; message: string }> {
     return this.uow.run(async () => {
-      await this.course(id);
+      const stored = await this.course(id);
+      checkDaySettings(stored, change);
       await this.courses.update(id, change, this.now());
       const settings = Object.keys(change).some((k) => k !== 'title' && k !== 'description');
       if (settings) await this.engine.courseChanged(id);

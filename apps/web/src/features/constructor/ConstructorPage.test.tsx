@@ -236,8 +236,8 @@ describe('ConstructorPage', { timeout: 20_000 }, () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const panel = await screen.findByRole('navigation', { name: 'Структура курса' });
     await user.click(within(panel).getByRole('button', { name: 'Опубликовать все' }));
-    expect(await screen.findByText('Опубликовано: 1 элементов')).toBeInTheDocument();
-    expect(await screen.findByText('Не удалось опубликовать элементы (1)')).toBeInTheDocument();
+    expect(await screen.findByText('Опубликовано: 1 элемент')).toBeInTheDocument();
+    expect(await screen.findByText('Ошибка при публикации урока «Скрипты»')).toBeInTheDocument();
     expect(puts.map((r) => r.body)).toEqual([
       { name: 'Знакомство', is_published: true },
       { name: 'Скрипты', is_published: true },

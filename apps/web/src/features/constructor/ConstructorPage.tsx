@@ -11,10 +11,10 @@ import { toastError } from '../../shared/toast';
 import { CourseHeader } from './CourseHeader';
 import { EditableName } from './EditableName';
 import { LessonEditor } from './LessonEditor';
-import { canUseConstructor, firstLessonId } from './logic';
+import { canUseConstructor, findItem, firstLessonId } from './logic';
 import { ModulePanel, type LessonSaveControl } from './ModulePanel';
 import { useCourse, useLesson, useModules } from './queries';
-import { ConstructorBreadcrumbs } from './ConstructorBreadcrumbs';
+import { ConstructorBreadcrumbs, type ConstructorPlace } from './ConstructorBreadcrumbs';
 import { T } from './texts';
 
 /**
@@ -93,10 +93,13 @@ function Constructor({ courseId, lessonId }: { courseId: number; lessonId: numbe
     const first = firstLessonId(modules.data);
     if (first !== null) return <Navigate to={`/management/constructor/${courseId}/${first}`} replace />;
   }
+  const openItem = lessonId === null ? null : ({ type: 'lesson', id: lessonId } as const);
+  const shown = openItem && findItem(modules.data, openItem);
+  const place: ConstructorPlace = shown ? { name: shown.name } : 'constructor';
 
   return (
     <Stack gap="md">
-      <ConstructorBreadcrumbs courseId={courseId} current="constructor" />
+      <ConstructorBreadcrumbs courseId={courseId} current={place} />
 
       <CourseHeader key={course.data.id} course={course.data} />
 
@@ -106,7 +109,7 @@ function Constructor({ courseId, lessonId }: { courseId: number; lessonId: numbe
             courseId={courseId}
             courseTitle={course.data.title}
             modules={modules.data}
-            lessonId={lessonId}
+            openItem={openItem}
             lessonSave={lessonSave}
           />
         </Grid.Col>

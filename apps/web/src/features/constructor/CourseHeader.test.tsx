@@ -182,14 +182,29 @@ describe('CourseHeader: status switch (spec 03 §4, §8)', { timeout: 20_000 }, 
     expect(screen.queryByText('Ошибка при изменении статуса курса')).toBeNull();
   });
 
-  it('an answer without success shows «Ошибка при изменении статуса курса»', async () => {
+  it('an answer without success shows «Ошибка при изменении статуса курса» and puts the switch back', async () => {
     const { user } = await setup({
       'POST /api/courses/5/publish': { status: 200, data: { result: { success: false } } },
     });
     const status = screen.getByRole('switch', { name: 'Статус курса' });
     await user.click(status);
     expect(await screen.findByText('Ошибка при изменении статуса курса')).toBeInTheDocument();
-    expect(status).toBeChecked();
+    expect(status).not.toBeChecked();
+    expect(screen.getByText('Не опубликован')).toBeInTheDocument();
+  });
+
+  it('a refused change (4xx) shows «Ошибка при изменении статуса курса» with the reason and puts the switch back', async () => {
+    const { user } = await setup({
+      'POST /api/courses/5/publish': {
+        status: 404,
+        data: { result: { success: false, message: 'Курс не найден' } },
+      },
+    });
+    const status = screen.getByRole('switch', { name: 'Статус курса' });
+    await user.click(status);
+    expect(await screen.findByText('Ошибка при изменении статуса курса: Курс не найден')).toBeInTheDocument();
+    expect(status).not.toBeChecked();
+    expect(screen.getByText('Не опубликован')).toBeInTheDocument();
   });
 
   it('after an image upload the switch shows the course state again', async () => {

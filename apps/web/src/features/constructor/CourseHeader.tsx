@@ -3,7 +3,7 @@ import { Box, Button, FileButton, Flex, Group, Paper, Stack, Switch, Text, Title
 import { IconPhoto, IconPhotoEdit, IconTrash } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { UnsuccessfulAnswer, messageOr } from '../../lib/errors';
+import { UnsuccessfulAnswer, errorStatus, messageOr, serverMessage } from '../../lib/errors';
 import { toastError, toastSuccess } from '../../shared/toast';
 import classes from './Constructor.module.css';
 import { ConfirmDialog } from './dialogs';
@@ -16,6 +16,12 @@ export function courseImageSrc(image: string | null): string | null {
   return image ? `/${image.replace(/^\/+/, '')}` : null;
 }
 
+/** A 4xx: the server refused the change (as opposed to failing, or not answering at all). */
+function isRefusal(error: unknown): boolean {
+  const status = errorStatus(error);
+  return status !== undefined && status >= 400 && status < 500;
+}
+
 /**
  * The course header of the constructor (spec 03 §2.4, §4, §5): a round 107 px image with a change
  * button, the editable title (≤ 150) and description (≤ 255), the status switch and deleting.
@@ -26,7 +32,7 @@ export function CourseHeader({ course }: { course: ConstructorCourse }) {
   const upload = useUploadCourseImage(course.id);
   const publish = usePublishCourse(course.id);
   const remove = useDeleteCourse(course.id);
-  // The switch flips at once; the server is told afterwards and the state is not reverted (§4).
+  // The switch flips at once and the server is told afterwards (§4); only a refusal puts it back.
   const [published, setPublished] = useState(course.is_published);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const latest = useRef(course);
@@ -61,9 +67,13 @@ export function CourseHeader({ course }: { course: ConstructorCourse }) {
     publish.mutate(next, {
       onSuccess: (message) => toastSuccess(message),
       onError: (error) => {
-        // Only an answer that says no success is shown; a failed request is logged (§8).
-        if (error instanceof UnsuccessfulAnswer) toastError(messageOr(error, T.statusError));
-        else console.error(T.statusError, error);
+        // A refusal (an answer without success, or a 4xx) is shown with its reason and the switch
+        // goes back to the real state (issue 30); a request that got no verdict is only logged (§8).
+        if (error instanceof UnsuccessfulAnswer || isRefusal(error)) {
+          setPublished(!next);
+          const reason = serverMessage(error);
+          toastError(reason ? `${T.statusError}: ${reason}` : T.statusError);
+        } else console.error(T.statusError, error);
       },
     });
   };

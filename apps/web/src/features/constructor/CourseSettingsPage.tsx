@@ -1,4 +1,4 @@
-import type { ConstructorCourse } from '@lms/contract';
+import type { ConstructorCourse, CourseDayField } from '@lms/contract';
 import {
   Anchor,
   Button,
@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowLeft, IconDeviceFloppy, IconFileText } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { Link } from '../../shared/Link';
 import { messageOr } from '../../lib/errors';
@@ -28,11 +28,14 @@ import { useCourse, useUpdateCourse } from './queries';
 import {
   courseSettingsFormOf,
   courseSettingsPayload,
-  digitsOnly,
-  settingOnBlur,
+  DAY_FIELDS,
+  dayErrorsOf,
+  settingsProblems,
   type Accessibility,
   type CourseSettingsForm,
-} from './testRules';
+  type DayErrors,
+} from './courseSettings';
+import { digitsOnly } from './testRules';
 import { ConstructorBreadcrumbs } from './ConstructorBreadcrumbs';
 import { T } from './texts';
 
@@ -100,37 +103,65 @@ function CourseSettings({ courseId }: { courseId: number }) {
   );
 }
 
-type DayField = 'deadline_value' | 'deadline_warning_days' | 'recurrence_value';
-
 function SettingsForm({ course }: { course: ConstructorCourse }) {
   const [form, setForm] = useState<CourseSettingsForm>(() => courseSettingsFormOf(course));
+  // Messages show once a day field was left or a save was tried, not while the first one is typed.
+  const [checked, setChecked] = useState(false);
+  const [serverErrors, setServerErrors] = useState<DayErrors>({});
+  const inputs = useRef<Partial<Record<CourseDayField, HTMLInputElement | null>>>({});
   const update = useUpdateCourse(course.id);
   const set = <K extends keyof CourseSettingsForm>(key: K, value: CourseSettingsForm[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
+  const problems = settingsProblems(form);
+  const errorOf = (key: CourseDayField) => serverErrors[key] ?? (checked ? problems[key] : undefined);
 
-  const dayField = (key: DayField, label: string) => (
-    <TextInput
-      label={label}
-      description={T.daysHint}
-      value={form[key]}
-      onChange={(e) => set(key, digitsOnly(e.currentTarget.value))}
-      onBlur={(e) => set(key, settingOnBlur(e.currentTarget.value))}
-      inputMode="numeric"
-      autoComplete="off"
-      maxLength={3}
-      maw={240}
-    />
-  );
+  const dayField = (key: CourseDayField, label: string) => {
+    const error = errorOf(key);
+    return (
+      <TextInput
+        ref={(node) => {
+          inputs.current[key] = node;
+        }}
+        id={`course-${key}`}
+        // Mantine names its error element '{id}-error'; aria-errormessage points to it as well.
+        aria-errormessage={error ? `course-${key}-error` : undefined}
+        label={label}
+        // The reason replaces the hint while there is one.
+        description={error ? undefined : T.daysHint}
+        value={form[key]}
+        onChange={(e) => {
+          set(key, digitsOnly(e.currentTarget.value));
+          setServerErrors(({ [key]: _gone, ...rest }) => rest);
+        }}
+        onBlur={() => setChecked(true)}
+        error={error}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={3}
+        maw={240}
+      />
+    );
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const payload = courseSettingsPayload(form);
-    update.mutate(payload, {
+    setChecked(true);
+    const invalid = DAY_FIELDS.find((key) => problems[key]);
+    if (invalid) {
+      inputs.current[invalid]?.focus();
+      return;
+    }
+    update.mutate(courseSettingsPayload(form, course), {
       onSuccess: ({ course: saved }) => {
         setForm(courseSettingsFormOf(saved));
+        setServerErrors({});
         toastSuccess(T.settingsSaved);
       },
-      onError: (error) => toastError(messageOr(error, T.settingsSaveError)),
+      onError: (error) => {
+        setServerErrors(dayErrorsOf(error));
+        toastError(messageOr(error, T.settingsSaveError));
+      },
     });
   };
 
@@ -141,7 +172,7 @@ function SettingsForm({ course }: { course: ConstructorCourse }) {
       component="form"
       onSubmit={submit}
       noValidate
-      className={classes.fadeIn}
+      className={`${classes.fadeIn} ${classes.readableErrors}`}
       maw={760}
     >
       <Stack gap="lg">

@@ -17,6 +17,8 @@ interface EditableNameProps {
   onChange?: (value: string) => void;
   /** The name to save, `delay` ms after the last edit. */
   onSave: (value: string) => void;
+  /** True from an edit until its save starts: a name typed but not saved yet (a leave asks first). */
+  onPendingChange?: (pending: boolean) => void;
 }
 
 /**
@@ -32,11 +34,14 @@ export function EditableName({
   delay = NAME_SAVE_DELAY,
   onChange,
   onSave,
+  onPendingChange,
 }: EditableNameProps) {
   const [value, setValue] = useState(initialValue);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const save = useRef(onSave);
   save.current = onSave;
+  const pending = useRef(onPendingChange);
+  pending.current = onPendingChange;
 
   useEffect(
     () => () => {
@@ -51,8 +56,10 @@ export function EditableName({
     setValue(next);
     onChange?.(next);
     if (timer.current !== null) clearTimeout(timer.current);
+    else pending.current?.(true);
     timer.current = setTimeout(() => {
       timer.current = null;
+      pending.current?.(false);
       save.current(next);
     }, delay);
   };

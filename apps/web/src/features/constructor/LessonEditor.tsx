@@ -25,6 +25,7 @@ import { VideoBlockEditor } from './blocks/VideoBlockEditor';
 import classes from './Constructor.module.css';
 import { ConfirmDialog } from './dialogs';
 import { EditableName } from './EditableName';
+import { LEAVE_WITHOUT_ASKING, LeaveGuard } from './LeaveGuard';
 import {
   contentsPayload,
   draftFromContents,
@@ -92,6 +93,7 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
   const [confirmLesson, setConfirmLesson] = useState(false);
   const [published, setPublished] = useState(lesson.is_published);
   const [seenPublished, setSeenPublished] = useState(lesson.is_published);
+  const [namePending, setNamePending] = useState(false);
   const name = useRef(lesson.name);
   const saving = saveContents.isPending;
 
@@ -146,7 +148,8 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
       const message = await deleteLesson.mutateAsync(lessonId);
       toastSuccess(message);
       setConfirmLesson(false);
-      void navigate('/management');
+      // The lesson is gone, and its unsaved changes with it: nothing to ask about.
+      void navigate('/management', { state: LEAVE_WITHOUT_ASKING });
     } catch (error) {
       toastError(messageOr(error, T.lessonDeleteError));
       setConfirmLesson(false);
@@ -177,14 +180,6 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
     onSaveControl({ canSave: dirty, saving, save: () => void save() });
   }, [dirty, saving, save, onSaveControl]);
   useEffect(() => () => onSaveControl(null), [onSaveControl]);
-
-  // Closing or reloading the tab with unsaved blocks asks first (the browser's own question).
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
 
   // ── blocks ──
   const addBlock = (type: EditableBlockType) => {
@@ -225,6 +220,7 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
 
   return (
     <Stack gap="md" className={classes.fadeIn}>
+      <LeaveGuard when={dirty || namePending} />
       <Paper withBorder p={{ base: 'md', sm: 'lg' }} component="section" aria-label={T.lessonKind}>
         <Stack gap="sm">
           <EditableName
@@ -235,6 +231,7 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
               name.current = value;
             }}
             onSave={saveName}
+            onPendingChange={setNamePending}
           />
           <Group justify="space-between" gap="sm">
             <Switch
@@ -271,7 +268,12 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
               </Button>
             </Group>
           </Group>
-          <Text size="xs" c={dirty ? 'orange.9' : 'dimmed'} aria-live="polite">
+          <Text
+            size="xs"
+            c={dirty ? undefined : 'dimmed'}
+            className={dirty ? classes.unsaved : undefined}
+            aria-live="polite"
+          >
             {dirty ? T.unsavedChanges : T.allSaved}
           </Text>
         </Stack>

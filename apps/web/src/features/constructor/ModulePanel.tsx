@@ -44,13 +44,16 @@ import { defaultSettingsForm } from './testRules';
 import {
   itemKey,
   itemPath,
+  isOpenItem,
   moduleKey,
-  moduleOfLesson,
+  moduleOfItem,
   publishOutcome,
   searchModules,
   type ModuleItem,
+  type OpenItem,
   type ShownModule,
 } from './logic';
+import { LEAVE_WITHOUT_ASKING } from './LeaveGuard';
 import {
   useCreateLesson,
   useCreateModule,
@@ -74,8 +77,8 @@ interface ModulePanelProps {
   courseId: number;
   courseTitle: string;
   modules: ConstructorModule[];
-  /** The lesson open on the right, if any. */
-  lessonId: number | null;
+  /** The lesson or test open on the right, if any. */
+  openItem: OpenItem | null;
   lessonSave: LessonSaveControl | null;
 }
 
@@ -91,14 +94,15 @@ type Dialog =
  * The left panel of the constructor (spec 03 §2.4): the course title, 'Поиск по курсу', publish-all,
  * save, and the module accordion with ordering by arrows and by dragging.
  */
-export function ModulePanel({ courseId, courseTitle, modules, lessonId, lessonSave }: ModulePanelProps) {
+export function ModulePanel({ courseId, courseTitle, modules, openItem, lessonSave }: ModulePanelProps) {
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
   const [opened, setOpened] = useState<string[]>(() => {
-    const current = lessonId === null ? undefined : moduleOfLesson(modules, lessonId);
+    const current = openItem === null ? undefined : moduleOfItem(modules, openItem);
     return current ? [moduleKey(current.id)] : modules[0] ? [moduleKey(modules[0].id)] : [];
   });
-  const [seenLesson, setSeenLesson] = useState(lessonId);
+  const openKey = openItem === null ? null : itemKey(openItem);
+  const [seenItem, setSeenItem] = useState(openKey);
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
   const [dialogKey, setDialogKey] = useState(0);
 
@@ -110,10 +114,10 @@ export function ModulePanel({ courseId, courseTitle, modules, lessonId, lessonSa
   const sortItems = useSortItems(courseId);
   const publishAll = usePublishAll(courseId);
 
-  // Opening another lesson opens its module.
-  if (lessonId !== seenLesson) {
-    setSeenLesson(lessonId);
-    const current = lessonId === null ? undefined : moduleOfLesson(modules, lessonId);
+  // Opening another lesson or test opens its module.
+  if (openKey !== seenItem) {
+    setSeenItem(openKey);
+    const current = openItem === null ? undefined : moduleOfItem(modules, openItem);
     if (current && !opened.includes(moduleKey(current.id))) setOpened([...opened, moduleKey(current.id)]);
   }
 
@@ -196,9 +200,10 @@ export function ModulePanel({ courseId, courseTitle, modules, lessonId, lessonSa
     try {
       const message = await deleteModule.mutateAsync(module.id);
       toastSuccess(message);
-      // The open lesson went with its module: the constructor opens its first lesson instead.
-      if (lessonId !== null && module.lessons.some((l) => l.id === lessonId)) {
-        void navigate(`/management/constructor/${courseId}`, { replace: true });
+      // The open lesson or test went with its module: the constructor opens its first lesson
+      // instead, without asking about the gone item's unsaved changes.
+      if (openItem !== null && moduleOfItem([module], openItem)) {
+        void navigate(`/management/constructor/${courseId}`, { replace: true, state: LEAVE_WITHOUT_ASKING });
       }
     } catch (error) {
       toastError(messageOr(error, T.moduleDeleteError));
@@ -210,7 +215,7 @@ export function ModulePanel({ courseId, courseTitle, modules, lessonId, lessonSa
   const publishEverything = () => {
     publishAll.mutate(undefined, {
       onSuccess: ({ tried, failed }) => {
-        const outcome = publishOutcome(tried, failed.length);
+        const outcome = publishOutcome(tried, failed);
         if (outcome.success) toastSuccess(outcome.success);
         if (outcome.error) toastError(outcome.error);
       },
@@ -283,7 +288,7 @@ export function ModulePanel({ courseId, courseTitle, modules, lessonId, lessonSa
                         index={index}
                         count={shown.length}
                         courseId={courseId}
-                        lessonId={lessonId}
+                        openItem={openItem}
                         searching={searching}
                         onMove={moveModule}
                         onMoveItem={moveItem}
@@ -366,7 +371,7 @@ interface ModuleRowProps {
   index: number;
   count: number;
   courseId: number;
-  lessonId: number | null;
+  openItem: OpenItem | null;
   searching: boolean;
   onMove: (index: number, delta: -1 | 1) => void;
   onMoveItem: (moduleId: number, items: ModuleItem[], index: number, delta: -1 | 1) => void;
@@ -380,7 +385,7 @@ function ModuleRow({
   index,
   count,
   courseId,
-  lessonId,
+  openItem,
   searching,
   onMove,
   onMoveItem,
@@ -494,7 +499,7 @@ function ModuleRow({
                       key={itemKey(item)}
                       item={item}
                       href={itemPath(courseId, item)}
-                      active={item.type === 'lesson' && item.id === lessonId}
+                      active={isOpenItem(openItem, item)}
                       first={i === 0}
                       last={i === items.length - 1}
                       fixed={fixed}

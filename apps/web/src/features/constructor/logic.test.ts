@@ -101,13 +101,26 @@ describe('constructor logic', () => {
 
   it('publish-all: what to publish and what to say', () => {
     expect(unpublishedItems(modules).map((i) => i.name)).toEqual(['Правила', 'Проверка', 'Знакомство']);
-    expect(publishOutcome(0, 0)).toEqual({ success: 'Все уроки и тесты уже опубликованы' });
-    expect(publishOutcome(3, 0)).toEqual({ success: 'Опубликовано: 3 элементов' });
-    expect(publishOutcome(3, 1)).toEqual({
-      success: 'Опубликовано: 2 элементов',
-      error: 'Не удалось опубликовать элементы (1)',
+    const [rules, check, intro] = unpublishedItems(modules);
+    expect(publishOutcome(0, [])).toEqual({ success: 'Все уроки и тесты уже опубликованы' });
+    // Russian plurals (issue 30)
+    expect(publishOutcome(1, [])).toEqual({ success: 'Опубликовано: 1 элемент' });
+    expect(publishOutcome(2, [])).toEqual({ success: 'Опубликовано: 2 элемента' });
+    expect(publishOutcome(5, [])).toEqual({ success: 'Опубликовано: 5 элементов' });
+    expect(publishOutcome(21, [])).toEqual({ success: 'Опубликовано: 21 элемент' });
+    expect(publishOutcome(12, [])).toEqual({ success: 'Опубликовано: 12 элементов' });
+    // each failed item is named
+    expect(publishOutcome(3, [check!])).toEqual({
+      success: 'Опубликовано: 2 элемента',
+      error: 'Ошибка при публикации теста «Проверка»',
     });
-    expect(publishOutcome(2, 2)).toEqual({ error: 'Не удалось опубликовать элементы (2)' });
+    expect(publishOutcome(3, [rules!, intro!])).toEqual({
+      success: 'Опубликовано: 1 элемент',
+      error: 'Не удалось опубликовать элементы (2): урок «Правила», урок «Знакомство»',
+    });
+    expect(publishOutcome(2, [rules!, check!])).toEqual({
+      error: 'Не удалось опубликовать элементы (2): урок «Правила», тест «Проверка»',
+    });
   });
 
   it('turns stored blocks into the editor state and back into PUT …/contents', () => {

@@ -53,9 +53,22 @@ export function firstLessonId(modules: readonly ConstructorModule[]): number | n
 }
 
 /** The module holding a lesson, if any. */
-export function moduleOfLesson(modules: readonly ConstructorModule[], lessonId: number): ConstructorModule | undefined {
-  return modules.find((m) => m.lessons.some((l) => l.id === lessonId));
+/** The lesson or test open on the right of the constructor. */
+export type OpenItem = Pick<ModuleItem, 'type' | 'id'>;
+
+/** The module that holds the item, if any. */
+export function moduleOfItem(modules: readonly ConstructorModule[], item: OpenItem): ConstructorModule | undefined {
+  return modules.find((m) => (item.type === 'lesson' ? m.lessons : m.tests).some((i) => i.id === item.id));
 }
+
+/** The item itself as the module list has it (its name and state), if it is there. */
+export function findItem(modules: readonly ConstructorModule[], item: OpenItem): ModuleItem | undefined {
+  const module = moduleOfItem(modules, item);
+  return module && moduleItems(module).find((i) => i.type === item.type && i.id === item.id);
+}
+
+export const isOpenItem = (open: OpenItem | null, item: OpenItem): boolean =>
+  open !== null && open.type === item.type && open.id === item.id;
 
 export interface ShownModule {
   module: ConstructorModule;
@@ -131,13 +144,23 @@ export function unpublishedItems(modules: readonly ConstructorModule[]): ModuleI
   return sortedModules(modules).flatMap((m) => moduleItems(m).filter((item) => !item.is_published));
 }
 
-/** The toasts of publish-all (spec 03 §4, §8) from how many items were tried and how many failed. */
-export function publishOutcome(tried: number, failed: number): { success?: string; error?: string } {
+/**
+ * The toasts of publish-all (spec 03 §4, §8) from how many items were tried and which failed: the
+ * count with its plural form, and every failed item by kind and name (issue 30).
+ */
+export function publishOutcome(tried: number, failed: readonly ModuleItem[]): { success?: string; error?: string } {
   if (tried === 0) return { success: T.allPublished };
-  const published = tried - failed;
+  const published = tried - failed.length;
+  const [only] = failed;
+  const error =
+    failed.length === 0
+      ? undefined
+      : failed.length === 1 && only
+        ? T.publishItemError(only.type, only.name)
+        : T.publishFailedItems(failed.length, failed.map((item) => T.namedItem(item.type, item.name)).join(', '));
   return {
     ...(published > 0 ? { success: T.publishedCount(published) } : {}),
-    ...(failed > 0 ? { error: T.publishFailedCount(failed) } : {}),
+    ...(error ? { error } : {}),
   };
 }
 

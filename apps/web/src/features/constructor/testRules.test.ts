@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   canDeleteAnswer,
   clampPercent,
-  courseSettingsPayload,
   defaultSettingsForm,
   digitsOnly,
   formatTimeMask,
@@ -16,7 +15,6 @@ import {
   randomOrderLocked,
   secondsToMask,
   setMultiple,
-  settingOnBlur,
   settingsFormOf,
   settingsPayload,
   withBankRule,
@@ -84,14 +82,6 @@ describe('three-digit fields and the percent', () => {
     expect(clampPercent('1000')).toBe('100');
     expect(clampPercent('')).toBe('');
     expect(settingsPayload({ ...defaultSettingsForm(), passing_score: '' }).passing_score).toBe(0);
-  });
-
-  it('turns an empty or 0 course setting into 1 on blur, and keeps 1–999', () => {
-    expect(settingOnBlur('')).toBe('1');
-    expect(settingOnBlur('0')).toBe('1');
-    expect(settingOnBlur('000')).toBe('1');
-    expect(settingOnBlur('10')).toBe('10');
-    expect(settingOnBlur('999')).toBe('999');
   });
 });
 
@@ -201,31 +191,5 @@ describe('questions', () => {
         answers: [{ id: 8, answer_text: 'Ответ', is_correct: true, image_path: null }],
       },
     ]);
-  });
-});
-
-describe('course settings payload', () => {
-  it('sends days as numbers within 1–999', () => {
-    expect(
-      courseSettingsPayload({
-        has_deadline: true,
-        deadline_type: 'from_start',
-        deadline_value: '10',
-        deadline_warning_days: '',
-        has_recurrence: true,
-        recurrence_value: '365',
-        accessibility: 'enrolled_only',
-      }),
-    ).toEqual({
-      has_deadline: true,
-      deadline_type: 'from_start',
-      deadline_value: 10,
-      deadline_unit: 'days',
-      deadline_warning_days: 1,
-      has_recurrence: true,
-      recurrence_value: 365,
-      recurrence_unit: 'days',
-      accessibility: 'enrolled_only',
-    });
   });
 });

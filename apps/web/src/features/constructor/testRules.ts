@@ -3,14 +3,13 @@ import {
   QUESTION_TEXT_MAX,
   TEST_MESSAGES,
   answerImageField,
-  type ConstructorCourse,
   type SaveQuestion,
   type TestQuestion,
   type TestSettings,
 } from '@lms/contract';
 
 /*
- * The pure rules of the test screens and the course settings (spec 03 §4, §5, §9): the hh:mm:ss
+ * The pure rules of the test screens (spec 03 §4, §5, §9): the hh:mm:ss
  * time mask, the three-digit fields, the question bank and random order, the question list and
  * what a save sends.
  */
@@ -33,12 +32,6 @@ export function clampPercent(value: string): string {
 export function toNumber(value: string): number {
   const digits = digitsOnly(value, 3);
   return digits === '' ? 0 : Number(digits);
-}
-
-/** A course setting on blur: empty or 0 becomes 1 (spec 03 §5); values stay within 1–999. */
-export function settingOnBlur(value: string): string {
-  const n = toNumber(value);
-  return String(Math.min(999, Math.max(1, n)));
 }
 
 // ── the hh:mm:ss mask ──
@@ -291,46 +284,4 @@ export function planSave(drafts: readonly DraftQuestion[]): SavePlan {
     };
   });
   return { questions, files };
-}
-
-// ── course settings (spec 03 §3, §5) ──
-
-export type Accessibility = ConstructorCourse['accessibility'];
-
-export interface CourseSettingsForm {
-  has_deadline: boolean;
-  deadline_type: ConstructorCourse['deadline_type'];
-  deadline_value: string;
-  deadline_warning_days: string;
-  has_recurrence: boolean;
-  recurrence_value: string;
-  accessibility: Accessibility;
-}
-
-export function courseSettingsFormOf(course: ConstructorCourse): CourseSettingsForm {
-  return {
-    has_deadline: course.has_deadline,
-    deadline_type: course.deadline_type,
-    deadline_value: String(course.deadline_value),
-    deadline_warning_days: String(course.deadline_warning_days),
-    has_recurrence: course.has_recurrence,
-    recurrence_value: String(course.recurrence_value),
-    accessibility: course.accessibility,
-  };
-}
-
-/** The course settings as PUT /api/courses/{id} takes them; every value within 1–999. */
-export function courseSettingsPayload(form: CourseSettingsForm) {
-  const value = (v: string) => Number(settingOnBlur(v));
-  return {
-    has_deadline: form.has_deadline,
-    deadline_type: form.deadline_type,
-    deadline_value: value(form.deadline_value),
-    deadline_unit: 'days' as const,
-    deadline_warning_days: value(form.deadline_warning_days),
-    has_recurrence: form.has_recurrence,
-    recurrence_value: value(form.recurrence_value),
-    recurrence_unit: 'days' as const,
-    accessibility: form.accessibility,
-  };
 }

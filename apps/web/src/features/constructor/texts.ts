@@ -1,4 +1,7 @@
 import { COURSE_DESCRIPTION_MAX, COURSE_TITLE_MAX } from '@lms/contract';
+import { formatCount, type RuForms } from '../../lib/plural';
+
+const ELEMENT_FORMS: RuForms = ['элемент', 'элемента', 'элементов'];
 
 /**
  * The constructor's texts (spec 03 §2.4, §4, §5, §8). Success texts are the defaults: the server's
@@ -119,6 +122,7 @@ export const T = {
 
   // dialogs
   cancel: 'Отмена',
+  close: 'Закрыть',
   delete: 'Удалить',
   newModuleTitle: 'Создание нового модуля',
   createModule: 'Создать модуль',
@@ -142,6 +146,11 @@ export const T = {
   deleteCourseTitle: 'Удаление курса',
   deleteCourseQuestion: (name: string) => `Удалить курс «${name}» со всеми модулями, уроками и тестами?`,
   cannotUndo: 'Это действие нельзя отменить.',
+  leaveTitle: 'Уйти со страницы?',
+  leaveQuestion: 'На странице есть несохраненные изменения.',
+  leaveWarning: 'Если уйти, они будут потеряны.',
+  leave: 'Уйти без сохранения',
+  stay: 'Остаться',
 
   // success toasts (spec 03 §8; the server's message wins when it sends one)
   saved: 'Данные сохранены',
@@ -159,7 +168,7 @@ export const T = {
   contentsSaved: 'Изменения успешно сохранены',
   blockDeleted: 'Блок успешно удален',
   allPublished: 'Все уроки и тесты уже опубликованы',
-  publishedCount: (n: number) => `Опубликовано: ${n} элементов`,
+  publishedCount: (n: number) => `Опубликовано: ${formatCount(n, ELEMENT_FORMS)}`,
 
   // error toasts (spec 03 §8)
   courseLoadError: 'Ошибка при загрузке курса',
@@ -182,13 +191,15 @@ export const T = {
   blockDeleteError: 'Ошибка при удалении блока',
   publishItemError: (kind: 'lesson' | 'test', name: string) =>
     `${kind === 'lesson' ? 'Ошибка при публикации урока' : 'Ошибка при публикации теста'} «${name}»`,
-  publishFailedCount: (n: number) => `Не удалось опубликовать элементы (${n})`,
+  publishFailedItems: (n: number, names: string) => `Не удалось опубликовать элементы (${n}): ${names}`,
+  namedItem: (kind: 'lesson' | 'test', name: string) => `${kind === 'lesson' ? 'урок' : 'тест'} «${name}»`,
   publishAllError: 'Произошла ошибка при публикации элементов',
 
   // test page (spec 03 §2.4, §5, §8)
   testName: 'Название теста',
   testNamePlaceholder: 'Название теста',
   testSettingsButton: 'Настройки теста',
+  testStatus: 'Статус теста',
   questions: 'Вопросы',
   noQuestions: 'В тесте пока нет вопросов. Добавьте первый вопрос.',
   question: (n: number) => `Вопрос ${n}`,
