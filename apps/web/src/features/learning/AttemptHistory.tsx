@@ -2,6 +2,7 @@ import { Paper, Table, Text, Title } from '@mantine/core';
 import type { AttemptView } from '@lms/contract';
 import { formatDateTime, formatDuration } from '../../lib/lessonTime';
 import { TEST_TEXTS as T } from './testTexts';
+import { SUCCESS_GREEN } from './texts';
 
 /**
  * Finished attempts (spec 02 §2 "Test introduction"): number, status, date, time spent, result, and
@@ -31,7 +32,7 @@ export function AttemptHistory({ attempts }: { attempts: AttemptView[] }) {
               <Table.Tr key={a.id}>
                 <Table.Td>{a.attempt_number}</Table.Td>
                 <Table.Td>
-                  <Text span c={a.is_passed ? 'green.8' : 'red.8'} fw={600} size="sm">
+                  <Text span c={a.is_passed ? SUCCESS_GREEN : 'red.8'} fw={600} size="sm">
                     {a.is_passed ? T.passed : T.failed}
                   </Text>
                 </Table.Td>

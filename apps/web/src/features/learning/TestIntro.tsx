@@ -51,7 +51,11 @@ function PassedNotice({ attempt, wait }: { attempt: AttemptView; wait: string | 
       color="green"
       variant="light"
       icon={<IconCircleCheck size={20} />}
-      title={T.testPassed}
+      title={
+        <Text span fw={700} c={SUCCESS_GREEN}>
+          {T.testPassed}
+        </Text>
+      }
       data-testid="test-passed"
     >
       <Stack gap={4}>

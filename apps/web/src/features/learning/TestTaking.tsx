@@ -78,13 +78,19 @@ function FinishDialog({
   onConfirm: () => void;
 }) {
   return (
-    <AppModal opened={opened} onClose={onCancel} title={T.confirmFinishTitle} size={500}>
+    <AppModal
+      opened={opened}
+      onClose={onCancel}
+      title={T.confirmFinishTitle}
+      size={500}
+      closeButtonProps={{ 'aria-label': T.close }}
+    >
       <Text>{T.unanswered(questionsText(unanswered))}</Text>
       <Group justify="flex-end" mt="lg" gap="sm">
         <Button variant="default" onClick={onCancel} data-autofocus>
           {T.backToQuestions}
         </Button>
-        <Button color="red" onClick={onConfirm} loading={finishing}>
+        <Button onClick={onConfirm} loading={finishing}>
           {T.finishTest}
         </Button>
       </Group>

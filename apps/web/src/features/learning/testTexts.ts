@@ -47,6 +47,7 @@ export const TEST_TEXTS = {
   /** `count` is questionsText(n): 'Вы не ответили на 2 вопроса.' */
   unanswered: (count: string) => `Вы не ответили на ${count}.`,
   backToQuestions: 'Вернуться к вопросам',
+  close: 'Закрыть',
   answeredOf: (answered: number, total: number) => `Отвечено: ${answered} из ${total}`,
   expired: 'Время теста истекло!',
   autoFinish: 'Попытка будет автоматически завершена.',
