@@ -73,8 +73,25 @@ test('skipped questions come back, and finishing with unanswered ones asks first
   await expect(heading('Второй вопрос')).toBeVisible();
   await page.getByRole('button', { name: 'Пропустить' }).click();
   await expect(heading('Третий вопрос')).toBeVisible();
+  // while the answer saves, the button reads 'Сохранение...' (not covered by a loader)
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    '**/api/test-attempts/save-answers',
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+    { times: 1 },
+  );
   await option(page, 'Да').click();
   await page.getByRole('button', { name: 'Ответить' }).click();
+  const saving = page.getByRole('button', { name: 'Сохранение...' });
+  await expect(saving).toBeVisible();
+  await expect(saving).toHaveAttribute('aria-disabled', 'true');
+  await expect(saving).not.toHaveAttribute('data-loading');
+  await shot(page, 'test-saving', false);
+  release();
   await expect(heading('Первый вопрос')).toBeVisible();
   await expect(page.getByText('Отвечено: 1 из 3')).toBeVisible();
   expect((await learnerTestAnswer(page, courseId, t.id)).test.active_attempts).toHaveLength(1);

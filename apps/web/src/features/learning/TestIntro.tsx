@@ -124,15 +124,17 @@ export function TestIntro({ data, starting, onStart }: IntroProps) {
               {T.emptyHint}
             </Alert>
           ) : null}
-          <Group>
-            {empty ? (
+          {empty ? (
+            <Group>
               <Button disabled>{T.unavailable}</Button>
-            ) : blocked ? null : (
+            </Group>
+          ) : blocked ? null : (
+            <Group>
               <Button color={SUCCESS_GREEN} size="md" onClick={onStart} loading={starting}>
                 {hasOpen ? T.continue : T.start}
               </Button>
-            )}
-          </Group>
+            </Group>
+          )}
         </Stack>
       </Paper>
       <AttemptHistory attempts={test.attempts} />

@@ -158,6 +158,7 @@ export function TestTaking({ courseId, testId, data, attempt, left, onTimedOut }
   const selected = answered
     ? (choices[question.id] ?? question.options.filter((o) => o.is_selected).map((o) => o.id))
     : (choices[question.id] ?? []);
+  const busy = save.isPending || finish.isPending;
 
   const finishNow = () => {
     finish.mutate(attempt.id, {
@@ -180,7 +181,7 @@ export function TestTaking({ courseId, testId, data, attempt, left, onTimedOut }
     else setIndex(next);
   };
   const onAnswer = () => {
-    if (selected.length === 0) return;
+    if (selected.length === 0 || busy) return;
     save.mutate(
       { attemptId: attempt.id, questionId: question.id, optionIds: [...selected] },
       {
@@ -203,7 +204,6 @@ export function TestTaking({ courseId, testId, data, attempt, left, onTimedOut }
   };
   // From an answered question: the next unanswered one, else simply the next.
   const goNext = () => setIndex(nextUnanswered(answeredFlags, at) ?? (at + 1) % questions.length);
-  const busy = save.isPending || finish.isPending;
 
   return (
     <Stack gap="md">
@@ -211,7 +211,8 @@ export function TestTaking({ courseId, testId, data, attempt, left, onTimedOut }
         <Group justify="space-between" gap="sm" wrap="nowrap">
           <Group gap="md" wrap="nowrap">
             {left !== null ? <Countdown seconds={left} /> : null}
-            <Text size="sm" c="dimmed" className={classes.progress}>
+            {/* Left out on a phone, where the bar has room only for the time and the button. */}
+            <Text size="sm" c="dimmed" className={classes.progress} visibleFrom="xs">
               {T.answeredOf(questions.length - unanswered, questions.length)}
             </Text>
           </Group>
@@ -252,11 +253,15 @@ export function TestTaking({ courseId, testId, data, attempt, left, onTimedOut }
               <Button variant="default" onClick={onSkip} disabled={busy}>
                 {T.skip}
               </Button>
-              {/* No `loading`: its loader would hide 'Сохранение...' (spec 02 §2). */}
+              {/*
+                No `loading` and no `disabled` while saving: the loader would hide 'Сохранение...' and the
+                disabled look grey it out (spec 02 §2); a second click is refused by `onAnswer`.
+              */}
               <Button
                 color={SUCCESS_GREEN}
                 onClick={onAnswer}
-                disabled={selected.length === 0 || busy}
+                disabled={selected.length === 0 || finish.isPending}
+                aria-disabled={save.isPending || undefined}
                 leftSection={save.isPending ? <Loader size={14} color="currentColor" aria-hidden /> : undefined}
               >
                 {save.isPending ? T.saving : T.answer}
