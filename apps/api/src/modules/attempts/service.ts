@@ -1,5 +1,5 @@
-import { QuestionStatistics } from './statistics.js';
-import { grade, rebuiltSnapshot, snapshotOf } from './snapshot.js';
+import { questionStatistics } from './statistics.js';
+import { askedQuestions, grade, rebuiltSnapshot, snapshotOf } from './snapshot.js';
 import { randomInt } from 'node:crypto';
 import {
   ATTEMPT_MESSAGES as A,
@@ -13,15 +13,13 @@ import { can } from '../../platform/access.js';
 import { SECOND, iso, type Clock } from '../../platform/clock.js';
 import { HttpError, notFound, unprocessable } from '../../platform/errors.js';
 import type { SessionUser } from '../../platform/sessions.js';
-import { storageUrl } from '../../platform/storageUrl.js';
-import type { Askable, TestContent, TestRow, TestsRepository } from '../courses/tests.js';
+import type { Askable, TestRow, TestsRepository } from '../courses/tests.js';
 import type { LearningService } from '../learning/service.js';
 import type { CourseSummary as StateSummary } from '../progress/engine.js';
 import type { AttemptRow, AttemptSnapshot, AttemptsRepository, HeldAttempt, SavedAnswer } from './repository.js';
 
 /** Answers are accepted this long after expiry, for the network (DESIGN.md §6 "Timer"). */
 export const GRACE_MS = 5 * SECOND;
-const STATISTICS_BATCH = 500;
 
 /** A refused start; `blockedUntil` null means blocked for ever, undefined not blocked. */
 export class StartRefused extends HttpError {
@@ -148,15 +146,10 @@ export class AttemptsService {
   private async asked(
     a: Pick<AttemptRow, 'id' | 'test_id' | 'snapshot'>,
     answers?: readonly SavedAnswer[],
-    content?: TestContent,
   ): Promise<AttemptSnapshot> {
     if (a.snapshot) return a.snapshot;
     const order = (await this.attempts.storedOrders([a.id])).get(a.id) ?? { question_order: [], answer_order: {} };
-    return rebuiltSnapshot(
-      order,
-      answers ?? (await this.attempts.answers(a.id)),
-      content ?? (await this.tests.content(a.test_id)),
-    );
+    return rebuiltSnapshot(order, answers ?? (await this.attempts.answers(a.id)), await this.tests.content(a.test_id));
   }
 
   /** Whether a new attempt may start now: the attempt limit of the cycle, then the retake interval. */
@@ -194,30 +187,6 @@ export class AttemptsService {
     };
   }
 
-  /** The attempt's questions in its order; `reveal` adds which options are correct (review only). */
-  private questions(asked: AttemptSnapshot, answers: readonly SavedAnswer[], reveal: boolean): AttemptQuestion[] {
-    const chosen = new Map(answers.map((x) => [x.question_id, new Set(x.answer_ids)]));
-    return asked.questions.map((q) => {
-      const picked = chosen.get(q.id);
-      const correctCount = q.answers.filter((o) => o.is_correct).length;
-      return {
-        id: q.id,
-        question: q.question_text,
-        type: q.type,
-        multiple: correctCount > 1,
-        correctAnswers: correctCount,
-        isAnswered: picked !== undefined,
-        labels: q.type === 'image' ? q.answers.map((o) => o.answer_text) : [],
-        options: q.answers.map((o) => ({
-          id: o.id,
-          value: q.type === 'image' ? (storageUrl(o.image_path) ?? o.answer_text) : o.answer_text,
-          is_selected: picked?.has(o.id) ?? false,
-          ...(reveal ? { is_correct: o.is_correct } : {}),
-        })),
-      };
-    });
-  }
-
   private async questionsCount(test: TestRow): Promise<number> {
     const total = (await this.tests.questions(test.id)).length;
     return test.has_question_bank ? Math.min(test.question_bank_size, total) : total;
@@ -246,7 +215,7 @@ export class AttemptsService {
     if (current) {
       const answers = await this.attempts.answers(current.id);
       const asked = await this.asked(current, answers);
-      taking = { questions: this.questions(asked, answers, false), count: asked.questions.length };
+      taking = { questions: askedQuestions(asked, answers, false), count: asked.questions.length };
     }
     return {
       test: {
@@ -281,33 +250,10 @@ export class AttemptsService {
     return this.uow.run(async () => this.closeExpired(await this.attempts.ofUser(userId, testId)));
   }
 
-  /**
-   * Per-question figures of a test for its authors (issue 16), over every finished attempt, read in
-   * batches so that memory stays flat however many learners took it.
-   */
+  /** Per-question figures of a test for its authors (issue 16), over every finished attempt. */
   async statistics(testId: number) {
     if (!(await this.tests.find(testId))) throw notFound(A.notFound);
-    const stats = new QuestionStatistics();
-    let before: number | null = null;
-    // Read once, only when an attempt kept without a snapshot is met.
-    let content: TestContent | undefined;
-    for (;;) {
-      const batch = await this.attempts.finishedBatch(testId, before, STATISTICS_BATCH);
-      if (batch.length === 0) break;
-      const answers = await this.attempts.answersOf(batch.map((a) => a.id));
-      const older = batch.filter((a) => a.snapshot === null).map((a) => a.id);
-      const orders = await this.attempts.storedOrders(older);
-      if (older.length > 0) content ??= await this.tests.content(testId);
-      for (const a of batch) {
-        const own = answers.get(a.id) ?? [];
-        const order = orders.get(a.id) ?? { question_order: [], answer_order: {} };
-        const snapshot = a.snapshot ?? (content ? rebuiltSnapshot(order, own, content) : null);
-        if (snapshot) stats.add({ started_at: a.started_at, snapshot, answers: own });
-      }
-      before = batch.at(-1)?.id ?? null;
-      if (batch.length < STATISTICS_BATCH) break;
-    }
-    return stats.result();
+    return questionStatistics(testId, this.attempts, this.tests);
   }
 
   /** Continues the open attempt, or draws a new one; 422 (with `blocked_until`) when it may not start. */
@@ -459,7 +405,7 @@ export class AttemptsService {
     return {
       id: test.id,
       name: test.name,
-      questions: this.questions(asked, answers, test.show_correct_answers),
+      questions: askedQuestions(asked, answers, test.show_correct_answers),
       questions_count: asked.questions.length,
       passing_score: asked.passing_score,
       show_correct_answers: test.show_correct_answers,

@@ -1,3 +1,5 @@
+import type { AttemptQuestion } from '@lms/contract';
+import { storageUrl } from '../../platform/storageUrl.js';
 import type { AnswerRow, QuestionRow, TestContent } from '../courses/tests.js';
 import type { AttemptSnapshot, SavedAnswer } from './repository.js';
 
@@ -84,4 +86,35 @@ export function grade(snapshot: AttemptSnapshot, answers: readonly Pick<SavedAns
   const asked = snapshot.questions.length;
   const score = asked > 0 ? Math.round((100 * right) / asked) : 0;
   return { correct_answers: right, score, is_passed: score >= snapshot.passing_score };
+}
+
+/**
+ * The attempt's questions in its order as the learner's pages read them (spec 02 §3 "Question"):
+ * how many options are correct, never which, unless `reveal` (the review of a finished attempt).
+ */
+export function askedQuestions(
+  asked: AttemptSnapshot,
+  answers: readonly Pick<SavedAnswer, 'question_id' | 'answer_ids'>[],
+  reveal: boolean,
+): AttemptQuestion[] {
+  const chosen = new Map(answers.map((x) => [x.question_id, new Set(x.answer_ids)]));
+  return asked.questions.map((q) => {
+    const picked = chosen.get(q.id);
+    const correctCount = q.answers.filter((o) => o.is_correct).length;
+    return {
+      id: q.id,
+      question: q.question_text,
+      type: q.type,
+      multiple: correctCount > 1,
+      correctAnswers: correctCount,
+      isAnswered: picked !== undefined,
+      labels: q.type === 'image' ? q.answers.map((o) => o.answer_text) : [],
+      options: q.answers.map((o) => ({
+        id: o.id,
+        value: q.type === 'image' ? (storageUrl(o.image_path) ?? o.answer_text) : o.answer_text,
+        is_selected: picked?.has(o.id) ?? false,
+        ...(reveal ? { is_correct: o.is_correct } : {}),
+      })),
+    };
+  });
 }
