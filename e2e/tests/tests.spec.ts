@@ -1,8 +1,20 @@
 import { mkdirSync } from 'node:fs';
-import type { HomeCategory, LearnerTest } from '@lms/contract';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { ADMIN, DEMO_PASSWORD } from '../server.js';
+import type { LearnerTest } from '@lms/contract';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN } from '../server.js';
 import { apiCall, seriousViolations, signIn, toast } from './helpers.js';
+import {
+  SHOTS,
+  check,
+  learner,
+  learnerTestAnswer,
+  makeTest as makeAdminTest,
+  negotiationCourse,
+  option,
+  shot,
+  type Made,
+  type QuestionDef,
+} from './testPages.js';
 
 /**
  * Test introduction, taking, result and answers review (spec 02 §2, §4, §8) for the demo learner.
@@ -10,93 +22,28 @@ import { apiCall, seriousViolations, signIn, toast } from './helpers.js';
  * переговоры', with known answers and short timers, and removed at the end.
  */
 
-const LEARNER = 'learner@example.com';
-const SHOTS = '/tmp/shots';
-
 test.use({ baseURL: process.env.E2E_BASE_URL });
-
-interface QuestionDef {
-  text: string;
-  answers: [string, boolean][];
-}
-
-interface Made {
-  id: number;
-  name: string;
-}
 
 let courseId = 0;
 let adminPage: Page;
 const made: Made[] = [];
 
-/** A published test in the course's first module, made by the administrator. */
 async function makeTest(name: string, settings: Record<string, unknown>, questions: QuestionDef[]): Promise<Made> {
-  const modules = (await apiCall(adminPage, 'GET', `/api/courses/${courseId}/modules`)) as {
-    result: { items: { id: number }[] };
-  };
-  const moduleId = modules.result.items[0]!.id;
-  const created = (await apiCall(adminPage, 'POST', '/api/courses/tests', {
-    course_id: courseId,
-    module_id: moduleId,
-    name,
-    ...settings,
-  })) as { result: { item: { id: number } } };
-  const id = created.result.item.id;
-  const questionsJson = JSON.stringify(
-    questions.map((q, qi) => ({
-      id: `q${qi}`,
-      type: 'text',
-      title: q.text,
-      question_text: q.text,
-      sort_order: qi,
-      answers: q.answers.map(([text, correct], ai) => ({ id: `a${ai}`, answer_text: text, is_correct: correct })),
-    })),
-  );
-  await apiCall(adminPage, 'POST', `/api/admin/tests/${id}/questions`, undefined, { questions: questionsJson });
-  await apiCall(adminPage, 'PUT', `/api/courses/${courseId}/tests/${id}`, { is_published: true });
-  const test = { id, name };
+  const test = await makeAdminTest(adminPage, courseId, name, settings, questions);
   made.push(test);
   return test;
 }
 
 async function learnerTest(page: Page, testId: number): Promise<LearnerTest> {
-  const response = await page.request.get(`/api/courses/${courseId}/tests/${testId}`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { result: { test: LearnerTest } }).result.test;
+  return (await learnerTestAnswer(page, courseId, testId)).test;
 }
-
-async function learner(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await signIn(page, LEARNER, DEMO_PASSWORD);
-  return page;
-}
-
-/** A screenshot without the toasts over the header and with transitions finished. */
-async function shot(page: Page, name: string) {
-  const style = await page.addStyleTag({ content: '.mantine-Notification-root { visibility: hidden !important; }' });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true, animations: 'disabled' });
-  await style.evaluate((element) => element.parentNode?.removeChild(element));
-}
-
-const option = (page: Page, text: string) => page.getByRole('radio', { name: text, exact: true });
-const check = (page: Page, text: string) => page.getByRole('checkbox', { name: text, exact: true });
 
 test.beforeAll(async ({ browser }) => {
   mkdirSync(SHOTS, { recursive: true });
   const adminContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
   adminPage = await adminContext.newPage();
   await signIn(adminPage, ADMIN.email, ADMIN.password);
-
-  // the learner's course 'Эффективные переговоры' (assigned to them directly in the demo)
-  const page = await learner(browser);
-  const home = (await (await page.request.get('/api/user/courses')).json()) as {
-    result: { categories: HomeCategory[] };
-  };
-  const course = home.result.categories.flatMap((c) => c.items).find((c) => c.name === 'Эффективные переговоры');
-  expect(course, 'the demo learner has the negotiation course').toBeTruthy();
-  courseId = Number(course!.url.split('/').pop());
-  await page.context().close();
+  courseId = await negotiationCourse(browser);
 });
 
 test.afterAll(async () => {

@@ -115,6 +115,10 @@ export const attemptView = z.object({
   score: z.number().int().nullable(),
   correct_answers: z.number().int().nullable(),
   is_passed: z.boolean().nullable(),
+  /** When the attempt's time runs out by the server's clock (null: no timer); fixed at its start. */
+  expires_at: z.string().nullable(),
+  /** The pass mark this attempt is graded against (kept at its start; the test's own for older ones). */
+  passing_score: z.number().int(),
 });
 export type AttemptView = z.infer<typeof attemptView>;
 
@@ -158,6 +162,8 @@ export const learnerTest = z.object({
   last_attempt: attemptView.nullable(),
   attempts: z.array(attemptView),
   active_attempts: z.array(attemptView),
+  /** The first passed attempt of the learner's current cycle of the course, or null. */
+  passed_attempt: attemptView.nullable(),
 });
 export type LearnerTest = z.infer<typeof learnerTest>;
 export const learnerTestResponse = z.object({
@@ -166,6 +172,8 @@ export const learnerTestResponse = z.object({
     test: learnerTest.passthrough(),
     previous_item: itemRef.nullable(),
     next_item: itemRef.nullable(),
+    /** The server's clock, so that the countdown to `expires_at` does not trust the device's. */
+    server_time: z.string(),
   }),
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createTestApp, dialectName, type TestContext } from '../test/harness.js';
+import { Client, clientAs, createTestApp, dialectName, type TestContext } from '../test/harness.js';
 import { DEMO_PASSWORD, loadDemo } from './seed.js';
 
 /** The demo company opens everywhere: every course in the constructor, every lesson and test for a learner. */
@@ -68,6 +68,33 @@ describe(`demo data in the constructor and the learner pages (${dialectName})`, 
         expect([url, res.statusCode]).toEqual([url, 200]);
         expect(res.body).not.toContain('is_correct');
       }
+    }
+  });
+
+  it("keeps each demo attempt as real ones are kept (with its snapshot): its review and the test's figures open", async () => {
+    const { client: admin } = await clientAs(ctx, 'admin');
+    const attempts = await ctx.db.kysely
+      .selectFrom('test_attempts as a')
+      .innerJoin('tests as t', 't.id', 'a.test_id')
+      .innerJoin('modules as m', 'm.id', 't.module_id')
+      .select(['a.id', 'a.test_id', 'm.course_id', 'a.snapshot', 'a.score', 'a.correct_answers'])
+      .execute();
+    expect(attempts.length).toBeGreaterThan(0);
+    for (const a of attempts) {
+      expect([a.id, a.snapshot]).not.toEqual([a.id, null]);
+      const res = await admin.get(`/api/courses/${a.course_id}/tests/${a.test_id}/${a.id}/result`);
+      expect([a.id, res.statusCode]).toEqual([a.id, 200]);
+      const review = res.json().result.test;
+      // The stored grade is the one the answers give.
+      const right = (review.questions as { options: { is_correct?: boolean; is_selected: boolean }[] }[]).filter((q) =>
+        q.options.every((o) => (o.is_correct ?? false) === o.is_selected),
+      ).length;
+      if (review.show_correct_answers) expect([a.id, right]).toEqual([a.id, a.correct_answers]);
+      expect(review.attempt.score).toBe(a.score);
+    }
+    for (const testId of new Set(attempts.map((a) => a.test_id))) {
+      const res = await author.get(`/api/admin/tests/${testId}/statistics`);
+      expect([testId, res.statusCode]).toEqual([testId, 200]);
     }
   });
 });

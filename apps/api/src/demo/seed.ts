@@ -1,10 +1,13 @@
 import { learningStatesOver } from '../modules/progress/states.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
-import { toJson } from '../db/values.js';
+import { UnitOfWork } from '../db/unitOfWork.js';
+import { AttemptsRepository } from '../modules/attempts/repository.js';
+import { grade, snapshotOf } from '../modules/attempts/snapshot.js';
+import { TestsRepository } from '../modules/courses/tests.js';
 import { DAY, MINUTE, type Clock } from '../platform/clock.js';
 import { hashPassword } from '../platform/passwords.js';
 import {
@@ -400,68 +403,58 @@ export async function loadDemo(db: Kysely<Database>, config: Config, clock: Cloc
       )
       .execute();
 
-    // ── finished test attempts, graded by the rules (exact set of correct options) ──
+    // ── finished test attempts, written as a start, the answers and a finish write them ──
+    const unit = seedUnit(trx);
+    const attempts = new AttemptsRepository(unit);
+    const content = new TestsRepository(unit);
     const numbers = new Map<string, number>();
     for (const run of [...ATTEMPT_RUNS].sort((a, b) => b.startedDaysAgo - a.startedDaysAgo)) {
       const t = must(tests.get(run.test), run.test);
       const asked = (run.asked ?? t.questions.map((_, i) => i)).map((i) => must(t.questions[i], `${run.test}#${i}`));
-      const chosen = asked.map((q, k) => {
-        const correct = q.answers.filter((a) => a.correct).map((a) => a.id);
-        const wrong = run.wrong.includes(t.questions.indexOf(q));
-        if (!wrong) return correct;
-        // a wrong answer: for a multiple-choice question only part of the right options, else a wrong option
-        if (correct.length > 1) return correct.slice(0, 1);
-        const incorrect = q.answers.filter((a) => !a.correct).map((a) => a.id);
-        return [must(incorrect[k % incorrect.length], `${run.test}: нет неверного ответа`)];
-      });
-      const right = asked.filter((q, k) =>
-        sameSet(
-          chosen[k] ?? [],
-          q.answers.filter((a) => a.correct).map((a) => a.id),
+      const row = must(await content.find(t.id), run.test);
+      const { questions, options } = await content.askable(t.id, row.content_version);
+      const drawn = asked.map((q) =>
+        must(
+          questions.find((x) => x.id === q.id),
+          `${run.test}: вопрос ${q.id}`,
         ),
-      ).length;
-      const score = Math.round((100 * right) / asked.length);
+      );
+      // A fixed "shuffle" of the options, so that the demo is the same on every load.
+      const snapshot = snapshotOf(row.passing_score, drawn, options, row.randomize_answers ? rotate : undefined);
       const key = `${run.user}:${run.test}`;
       const attemptNumber = (numbers.get(key) ?? 0) + 1;
       numbers.set(key, attemptNumber);
 
       const startedAt = ago(run.startedDaysAgo);
       const finishedAt = after(startedAt, run.minutes * MINUTE);
-      const answerOrder = t.settings.randomize_answers
-        ? Object.fromEntries(asked.map((q) => [String(q.id), rotate(q.answers.map((a) => a.id))]))
-        : {};
-      const attempt = await trx
-        .insertInto('test_attempts')
-        .values({
+      const id = await attempts.insert(
+        {
           user_id: userId(run.user),
           test_id: t.id,
           attempt_number: attemptNumber,
           started_at: startedAt,
-          expires_at: t.settings.has_timer ? after(startedAt, t.settings.timer_seconds * 1000) : null,
-          finished_at: finishedAt,
-          open_marker: null,
-          question_order: toJson(asked.map((q) => q.id)),
-          answer_order: toJson(answerOrder),
-          score,
-          correct_answers: right,
-          is_passed: score >= t.settings.passing_score,
-          created_at: startedAt,
-          updated_at: finishedAt,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+          expires_at: row.has_timer ? after(startedAt, row.timer_seconds * 1000) : null,
+          snapshot,
+        },
+        startedAt,
+      );
       const step = (run.minutes * MINUTE) / (asked.length + 1);
-      await trx
-        .insertInto('attempt_answers')
-        .values(
-          asked.map((q, k) => ({
-            attempt_id: attempt.id,
-            question_id: q.id,
-            answer_ids: toJson(chosen[k] ?? []),
-            answered_at: after(startedAt, Math.round(step * (k + 1))),
-          })),
-        )
-        .execute();
+      for (const [k, q] of asked.entries()) {
+        const correct = q.answers.filter((a) => a.correct).map((a) => a.id);
+        // a wrong answer: for a multiple-choice question only part of the right options, else a wrong option
+        const incorrect = q.answers.filter((a) => !a.correct).map((a) => a.id);
+        const chosen = !run.wrong.includes(t.questions.indexOf(q))
+          ? correct
+          : correct.length > 1
+            ? correct.slice(0, 1)
+            : [must(incorrect[k % incorrect.length], `${run.test}: нет неверного ответа`)];
+        await attempts.saveAnswer(id, q.id, chosen, after(startedAt, Math.round(step * (k + 1))));
+      }
+      const open = must(await attempts.find(id), `попытка ${id}`);
+      const graded = grade(snapshot, await attempts.answers(id));
+      if (!(await attempts.finish(open, { finished_at: finishedAt, ...graded }, finishedAt))) {
+        throw new Error(`Демо-данные: попытка ${id} не завершена`);
+      }
     }
 
     await kept.states.rebuild();
@@ -535,8 +528,12 @@ async function existingDemoUsers(db: Kysely<Database>, emails: string[]): Promis
     .sort((a, b) => (order.get(a.email) ?? 0) - (order.get(b.email) ?? 0));
 }
 
-function sameSet(a: number[], b: number[]): boolean {
-  return a.length === b.length && a.every((x) => b.includes(x));
+/**
+ * The demo's writes go through the repositories of real attempts, in the loader's transaction: a unit
+ * of work over it (its `run` is never called here, so no transaction is nested).
+ */
+function seedUnit(trx: Transaction<Database>): UnitOfWork {
+  return new UnitOfWork(trx, trx.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
 }
 
 /** A fixed "shuffle" for the stored answer order, so that the demo is the same on every load. */

@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { toJson } from '../../db/values.js';
 import { deepFreeze, keepNewest } from '../../platform/kept.js';
+import { storedOrder } from './snapshot.js';
 
 /** The questions and options an attempt asked, as they were at its start (DESIGN.md "Attempt snapshot"). */
 export interface AttemptSnapshot {
@@ -24,7 +25,8 @@ export interface AttemptRow {
   started_at: string;
   expires_at: string | null;
   finished_at: string | null;
-  snapshot: AttemptSnapshot;
+  /** Null for an attempt written before snapshots were kept: `rebuiltSnapshot` reads it from what it stored. */
+  snapshot: AttemptSnapshot | null;
   score: number | null;
   correct_answers: number | null;
   is_passed: boolean | null;
@@ -56,6 +58,7 @@ const COLUMNS = [
 type LeanAttempt = Omit<AttemptRow, 'snapshot'>;
 /** What a kept snapshot is matched by: the facts of its row. */
 type AttemptKey = Omit<AttemptFacts, 'snapshot'>;
+type KeptFacts = AttemptFacts & { snapshot: AttemptSnapshot };
 
 const attemptById = new PreparedQuery(['id'], (db, { id }: { id: number }) =>
   db.selectFrom('test_attempts').select(COLUMNS).where('id', '=', id),
@@ -92,7 +95,8 @@ export type AttemptFacts = Pick<
  * caller can change a shared one.
  */
 class AttemptCache {
-  readonly #kept = new Map<number, { key: string; facts: AttemptFacts; confirmed: boolean }>();
+  /** Only attempts with a snapshot are kept (an older one's is rebuilt by the service each time). */
+  readonly #kept = new Map<number, { key: string; facts: KeptFacts; confirmed: boolean }>();
 
   static key(a: AttemptKey): string {
     return `${a.id}:${a.user_id}:${a.test_id}:${a.attempt_number}:${a.started_at}:${a.expires_at}`;
@@ -198,8 +202,7 @@ export class AttemptsRepository {
         found.set(r.id, snapshot === null ? null : this.#snapshots.set(r, snapshot, committed));
       }
     }
-    // The row type promised a snapshot before this cache as well; old rows have none (see above).
-    return rows.map((r) => ({ ...r, snapshot: found.get(r.id) as AttemptSnapshot }));
+    return rows.map((r) => ({ ...r, snapshot: found.get(r.id) ?? null }));
   }
 
   /** A batch of the test's finished attempts, newest first, before the given id (for statistics). */
@@ -207,7 +210,7 @@ export class AttemptsRepository {
     testId: number,
     beforeId: number | null,
     limit: number,
-  ): Promise<{ id: number; started_at: string; snapshot: AttemptSnapshot }[]> {
+  ): Promise<{ id: number; started_at: string; snapshot: AttemptSnapshot | null }[]> {
     let q = this.db
       .selectFrom('test_attempts')
       .select(['id', 'started_at', 'snapshot'])
@@ -217,8 +220,21 @@ export class AttemptsRepository {
     return (await q.orderBy('id', 'desc').limit(limit).execute()) as {
       id: number;
       started_at: string;
-      snapshot: AttemptSnapshot;
+      snapshot: AttemptSnapshot | null;
     }[];
+  }
+
+  /** The question and option order the attempts stored (what an attempt without a snapshot is read by). */
+  async storedOrders(
+    attemptIds: readonly number[],
+  ): Promise<Map<number, { question_order: number[]; answer_order: Record<string, number[]> }>> {
+    if (attemptIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('test_attempts')
+      .select(['id', 'question_order', 'answer_order'])
+      .where('id', 'in', attemptIds)
+      .execute();
+    return new Map(rows.map(({ id, ...order }) => [id, order]));
   }
 
   /** The answers of several attempts, by attempt. */
@@ -248,8 +264,9 @@ export class AttemptsRepository {
   }
 
   /**
-   * A new open attempt. The unique indexes make a parallel second start fail (one open attempt per
-   * user and test; attempt numbers unique), so that 20 parallel starts make one attempt.
+   * A new open attempt, with its snapshot and the order that follows from it. The unique indexes make
+   * a parallel second start fail (one open attempt per user and test; attempt numbers unique), so
+   * that 20 parallel starts make one attempt.
    */
   async insert(
     input: {
@@ -258,19 +275,18 @@ export class AttemptsRepository {
       attempt_number: number;
       started_at: string;
       expires_at: string | null;
-      question_order: number[];
-      answer_order: Record<string, number[]>;
       snapshot: AttemptSnapshot;
     },
     now: string,
   ): Promise<number> {
+    const { question_order, answer_order } = storedOrder(input.snapshot);
     const row = await this.db
       .insertInto('test_attempts')
       .values({
         ...input,
         open_marker: 1,
-        question_order: toJson(input.question_order),
-        answer_order: toJson(input.answer_order),
+        question_order: toJson(question_order),
+        answer_order: toJson(answer_order),
         snapshot: toJson(input.snapshot),
         created_at: now,
         updated_at: now,

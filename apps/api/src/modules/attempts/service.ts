@@ -1,4 +1,5 @@
-import { QuestionStatistics } from './statistics.js';
+import { questionStatistics } from './statistics.js';
+import { askedQuestions, grade, rebuiltSnapshot, snapshotOf } from './snapshot.js';
 import { randomInt } from 'node:crypto';
 import {
   ATTEMPT_MESSAGES as A,
@@ -12,7 +13,6 @@ import { can } from '../../platform/access.js';
 import { SECOND, iso, type Clock } from '../../platform/clock.js';
 import { HttpError, notFound, unprocessable } from '../../platform/errors.js';
 import type { SessionUser } from '../../platform/sessions.js';
-import { storageUrl } from '../../platform/storageUrl.js';
 import type { Askable, TestRow, TestsRepository } from '../courses/tests.js';
 import type { LearningService } from '../learning/service.js';
 import type { CourseSummary as StateSummary } from '../progress/engine.js';
@@ -20,7 +20,6 @@ import type { AttemptRow, AttemptSnapshot, AttemptsRepository, HeldAttempt, Save
 
 /** Answers are accepted this long after expiry, for the network (DESIGN.md §6 "Timer"). */
 export const GRACE_MS = 5 * SECOND;
-const STATISTICS_BATCH = 500;
 
 /** A refused start; `blockedUntil` null means blocked for ever, undefined not blocked. */
 export class StartRefused extends HttpError {
@@ -58,20 +57,6 @@ function shuffle<T>(list: readonly T[]): T[] {
     [out[i], out[j]] = [out[j] as T, out[i] as T];
   }
   return out;
-}
-
-/** A question is right when the chosen options are exactly the correct ones. */
-export function grade(snapshot: AttemptSnapshot, answers: readonly SavedAnswer[]) {
-  const chosen = new Map(answers.map((a) => [a.question_id, new Set(a.answer_ids)]));
-  let right = 0;
-  for (const q of snapshot.questions) {
-    const correct = q.answers.filter((a) => a.is_correct).map((a) => a.id);
-    const picked = chosen.get(q.id);
-    if (picked && picked.size === correct.length && correct.every((id) => picked.has(id))) right++;
-  }
-  const asked = snapshot.questions.length;
-  const score = asked > 0 ? Math.round((100 * right) / asked) : 0;
-  return { correct_answers: right, score, is_passed: score >= snapshot.passing_score };
 }
 
 /**
@@ -137,13 +122,34 @@ export class AttemptsService {
     return out;
   }
 
-  /** Grades an attempt the unit holds (`holdForFinish`) with the answers saved until now. */
-  private async finishRow(a: HeldAttempt, at: string): Promise<AttemptRow> {
+  /**
+   * Grades an attempt the unit holds (`holdForFinish`) with the answers saved until now. The row
+   * returned carries what it asked (rebuilt for an attempt kept without a snapshot).
+   */
+  private async finishRow(a: HeldAttempt, at: string): Promise<AttemptRow & { snapshot: AttemptSnapshot }> {
     const answers = await this.attempts.answers(a.id);
-    const done = await this.attempts.finish(a, { finished_at: at, ...grade(a.snapshot, answers) }, this.now());
+    const asked = await this.asked(a, answers);
+    const done = await this.attempts.finish(
+      { ...a, snapshot: asked },
+      { finished_at: at, ...grade(asked, answers) },
+      this.now(),
+    );
     if (!done) throw new Error(`attempt ${a.id} was finished by another while held`);
     await this.learning.recorded(a.user_id, a.course_id);
-    return done;
+    return { ...done, snapshot: asked };
+  }
+
+  /**
+   * What the attempt asked: its snapshot, or for one written before snapshots were kept, the snapshot
+   * rebuilt from what it stored (`rebuiltSnapshot`); `answers` are its saved ones, when read already.
+   */
+  private async asked(
+    a: Pick<AttemptRow, 'id' | 'test_id' | 'snapshot'>,
+    answers?: readonly SavedAnswer[],
+  ): Promise<AttemptSnapshot> {
+    if (a.snapshot) return a.snapshot;
+    const order = (await this.attempts.storedOrders([a.id])).get(a.id) ?? { question_order: [], answer_order: {} };
+    return rebuiltSnapshot(order, answers ?? (await this.attempts.answers(a.id)), await this.tests.content(a.test_id));
   }
 
   /** Whether a new attempt may start now: the attempt limit of the cycle, then the retake interval. */
@@ -160,7 +166,11 @@ export class AttemptsService {
     return null;
   }
 
-  private view(a: AttemptRow): AttemptView {
+  /**
+   * An attempt as the learner's pages read it; `passMark` stands in for the pass mark of an attempt
+   * kept without a snapshot (the test's own).
+   */
+  private view(a: AttemptRow, passMark: number): AttemptView {
     const end = a.finished_at ?? this.now();
     return {
       id: a.id,
@@ -172,31 +182,9 @@ export class AttemptsService {
       score: a.score,
       correct_answers: a.correct_answers,
       is_passed: a.is_passed,
+      expires_at: a.expires_at,
+      passing_score: a.snapshot?.passing_score ?? passMark,
     };
-  }
-
-  /** The attempt's questions in its order; `reveal` adds which options are correct (review only). */
-  private questions(a: AttemptRow, answers: readonly SavedAnswer[], reveal: boolean): AttemptQuestion[] {
-    const chosen = new Map(answers.map((x) => [x.question_id, new Set(x.answer_ids)]));
-    return a.snapshot.questions.map((q) => {
-      const picked = chosen.get(q.id);
-      const correctCount = q.answers.filter((o) => o.is_correct).length;
-      return {
-        id: q.id,
-        question: q.question_text,
-        type: q.type,
-        multiple: correctCount > 1,
-        correctAnswers: correctCount,
-        isAnswered: picked !== undefined,
-        labels: q.type === 'image' ? q.answers.map((o) => o.answer_text) : [],
-        options: q.answers.map((o) => ({
-          id: o.id,
-          value: q.type === 'image' ? (storageUrl(o.image_path) ?? o.answer_text) : o.answer_text,
-          is_selected: picked?.has(o.id) ?? false,
-          ...(reveal ? { is_correct: o.is_correct } : {}),
-        })),
-      };
-    });
   }
 
   private async questionsCount(test: TestRow): Promise<number> {
@@ -209,7 +197,7 @@ export class AttemptsService {
     user: SessionUser,
     courseId: number,
     testId: number,
-  ): Promise<{ test: LearnerTest; previous_item: ItemRef | null; next_item: ItemRef | null }> {
+  ): Promise<{ test: LearnerTest; previous_item: ItemRef | null; next_item: ItemRef | null; server_time: string }> {
     const [{ test, seen }, { previous, next }] = await allInOrder(
       this.seenTest(user, testId, courseId),
       this.place(courseId, testId),
@@ -217,14 +205,24 @@ export class AttemptsService {
     const attempts = await this.currentAttempts(user.id, testId);
     const open = attempts.filter((a) => a.finished_at === null);
     const finished = attempts.filter((a) => a.finished_at !== null);
-    const block = open.length > 0 ? null : this.blocked(test, attempts, this.cycleStart(seen));
+    const since = this.cycleStart(seen);
+    const block = open.length > 0 ? null : this.blocked(test, attempts, since);
+    // The test counts as passed from the first pass of the cycle on (as the course page says).
+    const passed = finished.find((a) => a.is_passed === true && (since === null || a.started_at >= since));
+    const view = (a: AttemptRow) => this.view(a, test.passing_score);
     const current = open[0];
+    let taking: { questions: AttemptQuestion[]; count: number } | undefined;
+    if (current) {
+      const answers = await this.attempts.answers(current.id);
+      const asked = await this.asked(current, answers);
+      taking = { questions: askedQuestions(asked, answers, false), count: asked.questions.length };
+    }
     return {
       test: {
         id: test.id,
         name: test.name,
-        questions: current ? this.questions(current, await this.attempts.answers(current.id), false) : [],
-        questions_count: current ? current.snapshot.questions.length : await this.questionsCount(test),
+        questions: taking?.questions ?? [],
+        questions_count: taking?.count ?? (await this.questionsCount(test)),
         timer_seconds: test.timer_seconds,
         has_timer: test.has_timer,
         passing_score: test.passing_score,
@@ -233,12 +231,14 @@ export class AttemptsService {
         has_attempts_limit: test.has_attempts_limit,
         is_blocked: block !== null,
         ...(block ? { blocked_until: block.until } : {}),
-        last_attempt: finished.length > 0 ? this.view(finished[finished.length - 1] as AttemptRow) : null,
-        attempts: finished.map((a) => this.view(a)),
-        active_attempts: open.map((a) => this.view(a)),
+        last_attempt: finished.length > 0 ? view(finished[finished.length - 1] as AttemptRow) : null,
+        attempts: finished.map(view),
+        active_attempts: open.map(view),
+        passed_attempt: passed ? view(passed) : null,
       },
       previous_item: previous,
       next_item: next,
+      server_time: this.now(),
     };
   }
 
@@ -250,24 +250,10 @@ export class AttemptsService {
     return this.uow.run(async () => this.closeExpired(await this.attempts.ofUser(userId, testId)));
   }
 
-  /**
-   * Per-question figures of a test for its authors (issue 16), over every finished attempt, read in
-   * batches so that memory stays flat however many learners took it.
-   */
+  /** Per-question figures of a test for its authors (issue 16), over every finished attempt. */
   async statistics(testId: number) {
     if (!(await this.tests.find(testId))) throw notFound(A.notFound);
-    const stats = new QuestionStatistics();
-    let before: number | null = null;
-    for (;;) {
-      const batch = await this.attempts.finishedBatch(testId, before, STATISTICS_BATCH);
-      if (batch.length === 0) break;
-      const answers = await this.attempts.answersOf(batch.map((a) => a.id));
-      for (const a of batch)
-        stats.add({ started_at: a.started_at, snapshot: a.snapshot, answers: answers.get(a.id) ?? [] });
-      before = batch.at(-1)?.id ?? null;
-      if (batch.length < STATISTICS_BATCH) break;
-    }
-    return stats.result();
+    return questionStatistics(testId, this.attempts, this.tests);
   }
 
   /** Continues the open attempt, or draws a new one; 422 (with `blocked_until`) when it may not start. */
@@ -319,23 +305,7 @@ export class AttemptsService {
           .sort((a, b) => a.sort_order - b.sort_order || a.id - b.id)
       : usable;
     if (test.randomize_questions && !test.has_question_bank) drawn = shuffle(drawn);
-    const snapshot: AttemptSnapshot = {
-      passing_score: test.passing_score,
-      questions: drawn.map((q) => {
-        const own = options.filter((o) => o.question_id === q.id);
-        return {
-          id: q.id,
-          type: q.type,
-          question_text: q.question_text,
-          answers: (test.randomize_answers ? shuffle(own) : own).map((o) => ({
-            id: o.id,
-            answer_text: o.answer_text,
-            image_path: o.image_path,
-            is_correct: o.is_correct,
-          })),
-        };
-      }),
-    };
+    const snapshot = snapshotOf(test.passing_score, drawn, options, test.randomize_answers ? shuffle : undefined);
     const now = this.clock.now();
     const id = await this.attempts.insert(
       {
@@ -344,8 +314,6 @@ export class AttemptsService {
         attempt_number: (attempts.at(-1)?.attempt_number ?? 0) + 1,
         started_at: iso(now),
         expires_at: test.has_timer ? iso(new Date(now.getTime() + test.timer_seconds * SECOND)) : null,
-        question_order: snapshot.questions.map((q) => q.id),
-        answer_order: Object.fromEntries(snapshot.questions.map((q) => [String(q.id), q.answers.map((o) => o.id)])),
         snapshot,
       },
       iso(now),
@@ -387,10 +355,11 @@ export class AttemptsService {
     if (a.finished_at) throw await refuse(A.attemptFinished);
     const now = this.now();
     if (a.expires_at !== null && ms(now) > ms(a.expires_at) + GRACE_MS) throw await refuse(A.timeIsUp);
+    const asked = await this.asked(a);
     // Each answer is checked just before it is written: the first wrong one decides the refusal.
     const write = async () => {
       for (const g of answers) {
-        const q = a.snapshot.questions.find((x) => x.id === g.test_question_id);
+        const q = asked.questions.find((x) => x.id === g.test_question_id);
         const ids = [...new Set(g.answer)].sort((x, y) => x - y);
         if (!q || ids.some((id) => !q.answers.some((o) => o.id === id))) throw await refuse(A.wrongOption);
         if (ids.length > 1 && q.answers.filter((o) => o.is_correct).length === 1) throw await refuse(A.oneOption);
@@ -407,11 +376,12 @@ export class AttemptsService {
   finish(user: SessionUser, attemptId: number): Promise<AttemptView> {
     return this.uow.run(async () => {
       const a = this.owned(user, await this.attempts.holdForFinish(attemptId));
-      if (a.finished_at !== null) return this.view(a);
+      if (a.finished_at !== null) return this.view(a, (await this.asked(a)).passing_score);
       const now = this.now();
       // After expiry the attempt ends as of its expiry, with the answers saved until then.
       const at = a.expires_at !== null && ms(now) > ms(a.expires_at) ? a.expires_at : now;
-      return this.view(await this.finishRow(a, at));
+      const done = await this.finishRow(a, at);
+      return this.view(done, done.snapshot.passing_score);
     });
   }
 
@@ -430,17 +400,19 @@ export class AttemptsService {
     const { next } = seen ? await this.place(test.course_id, test.id) : { next: null };
     const attempts = await this.attempts.ofUser(a.user_id, testId);
     const block = seen ? this.blocked(test, attempts, this.cycleStart(seen)) : null;
+    const answers = await this.attempts.answers(a.id);
+    const asked = await this.asked(a, answers);
     return {
       id: test.id,
       name: test.name,
-      questions: this.questions(a, await this.attempts.answers(a.id), test.show_correct_answers),
-      questions_count: a.snapshot.questions.length,
-      passing_score: a.snapshot.passing_score,
+      questions: askedQuestions(asked, answers, test.show_correct_answers),
+      questions_count: asked.questions.length,
+      passing_score: asked.passing_score,
       show_correct_answers: test.show_correct_answers,
       max_attempts: test.max_attempts,
       has_attempts_limit: test.has_attempts_limit,
       is_blocked: block !== null,
-      attempt: this.view(a),
+      attempt: this.view(a, asked.passing_score),
       next_item: next,
     };
   }

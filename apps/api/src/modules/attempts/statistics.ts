@@ -1,5 +1,9 @@
 import type { QuestionStatistic } from '@lms/contract';
-import type { AttemptSnapshot, SavedAnswer } from './repository.js';
+import type { TestContent, TestsRepository } from '../courses/tests.js';
+import type { AttemptSnapshot, AttemptsRepository, SavedAnswer } from './repository.js';
+import { rebuiltSnapshot } from './snapshot.js';
+
+const STATISTICS_BATCH = 500;
 
 export interface FinishedAttempt {
   started_at: string;
@@ -87,4 +91,36 @@ export class QuestionStatistics {
     });
     return { attempts: this.attempts, questions };
   }
+}
+
+/**
+ * The figures over every finished attempt of the test, read in batches so that memory stays flat
+ * however many learners took it; an attempt kept without a snapshot is read by `rebuiltSnapshot`.
+ */
+export async function questionStatistics(
+  testId: number,
+  attempts: AttemptsRepository,
+  tests: TestsRepository,
+): Promise<{ attempts: number; questions: QuestionStatistic[] }> {
+  const stats = new QuestionStatistics();
+  let before: number | null = null;
+  // Read once, only when an attempt kept without a snapshot is met.
+  let content: TestContent | undefined;
+  for (;;) {
+    const batch = await attempts.finishedBatch(testId, before, STATISTICS_BATCH);
+    if (batch.length === 0) break;
+    const answers = await attempts.answersOf(batch.map((a) => a.id));
+    const older = batch.filter((a) => a.snapshot === null).map((a) => a.id);
+    const orders = await attempts.storedOrders(older);
+    if (older.length > 0) content ??= await tests.content(testId);
+    for (const a of batch) {
+      const own = answers.get(a.id) ?? [];
+      const order = orders.get(a.id) ?? { question_order: [], answer_order: {} };
+      const snapshot = a.snapshot ?? (content ? rebuiltSnapshot(order, own, content) : null);
+      if (snapshot) stats.add({ started_at: a.started_at, snapshot, answers: own });
+    }
+    before = batch.at(-1)?.id ?? null;
+    if (batch.length < STATISTICS_BATCH) break;
+  }
+  return stats.result();
 }

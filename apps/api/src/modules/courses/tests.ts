@@ -40,6 +40,16 @@ export interface AnswerRow {
   sort_order: number;
 }
 
+/**
+ * Every question a test ever had (deleted ones too), with the options they have now, and its pass
+ * mark: what an attempt written without a snapshot is read against.
+ */
+export interface TestContent {
+  passing_score: number;
+  questions: readonly QuestionRow[];
+  options: readonly AnswerRow[];
+}
+
 const SETTINGS = [
   'passing_score',
   'has_timer',
@@ -150,6 +160,20 @@ export class TestsRepository {
       .orderBy('sort_order')
       .orderBy('id')
       .execute();
+  }
+
+  /** The test's content for attempts kept without a snapshot (see `TestContent`); deleted rows included. */
+  async content(testId: number): Promise<TestContent> {
+    const test = await this.db.selectFrom('tests').select('passing_score').where('id', '=', testId).executeTakeFirst();
+    const questions = await this.db
+      .selectFrom('test_questions')
+      .select(['id', 'title', 'type', 'question_text', 'sort_order'])
+      .where('test_id', '=', testId)
+      .orderBy('sort_order')
+      .orderBy('id')
+      .execute();
+    const options = await this.answers(questions.map((q) => q.id));
+    return { passing_score: test?.passing_score ?? 0, questions, options };
   }
 
   /**

@@ -1,97 +1,16 @@
-import type { LearnerTest } from '@lms/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mockHttp, type MockReply, type RecordedRequest } from '../../test/http';
-import { renderRoutes, resetToasts } from '../../test/render';
-import { setupUser } from '../../test/user';
-import { attemptView, courseModules, question, testAnswer } from './fixtures';
-import TestPage from './TestPage';
+import { resetToasts } from '../../test/render';
+import { attemptView, question } from './fixtures';
+import { KEY, open, posts, restoreHttp, setup } from './testPageSetup';
 
-let restore: () => void = () => {};
 beforeEach(() => localStorage.clear());
 afterEach(() => {
-  restore();
+  restoreHttp();
   resetToasts();
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
-
-const KEY = 'lms.test-attempt.23';
-const open = attemptView({
-  id: 70,
-  finished_at: null,
-  duration_seconds: null,
-  score: null,
-  correct_answers: null,
-  is_passed: null,
-  elapsed_seconds: 30,
-});
-const questions = [question({ id: 1 }), question({ id: 2, multiple: true, correctAnswers: 2 }), question({ id: 3 })];
-
-type Handler = MockReply | ((request: RecordedRequest) => MockReply);
-
-/** The test before an attempt, and while attempt 70 is open after the start. */
-function setup(
-  over: Partial<LearnerTest> = {},
-  routes: Record<string, Handler> = {},
-  during: Partial<LearnerTest> = {},
-  openOnServer = false,
-) {
-  let started = openOnServer;
-  const mock = mockHttp({
-    'GET /api/courses/5/tests/23': () => ({
-      status: 200,
-      data: started ? testAnswer({ ...over, questions, active_attempts: [open], ...during }) : testAnswer(over),
-    }),
-    'GET /api/courses/5/modules-structured': {
-      status: 200,
-      data: { result: { success: true, modules: courseModules } },
-    },
-    'POST /api/test-attempts/start': () => {
-      started = true;
-      return { status: 200, data: { result: { success: true, message: 'Тест начат!', attempt: { id: 70 } } } };
-    },
-    'POST /api/test-attempts/save-answers': {
-      status: 200,
-      data: { result: { success: true, message: 'Ответ сохранен' } },
-    },
-    'POST /api/test-attempts/finish': () => {
-      started = false;
-      return {
-        status: 200,
-        data: {
-          result: {
-            success: true,
-            message: 'Тест завершен!',
-            attempt: attemptView({ id: 70 }),
-            score: 60,
-            correct_answers: 3,
-            is_passed: false,
-            finished_at: '2026-03-04T10:07:30.000Z',
-          },
-        },
-      };
-    },
-    ...routes,
-  });
-  restore = mock.restore;
-  const rendered = renderRoutes(
-    [
-      { path: '/courses/:courseId/test/:testId', Component: TestPage },
-      { path: '/courses/:courseId/test/:testId/:attemptId', element: <div>Страница результата</div> },
-      { path: '/courses/:courseId', element: <div>Страница курса</div> },
-    ],
-    '/courses/5/test/23',
-  );
-  return {
-    ...rendered,
-    requests: mock.requests,
-    ue: setupUser(),
-  };
-}
-
-const posts = (requests: RecordedRequest[], url: string) =>
-  requests.filter((r) => r.method === 'POST' && r.url === url);
 
 describe('test introduction (spec 02 §2)', () => {
   it('shows the rows above 0 with their plural forms, and the history', async () => {
@@ -215,8 +134,8 @@ describe('test introduction (spec 02 §2)', () => {
   });
 });
 
-describe('test taking (spec 02 §2, §4, §5)', () => {
-  it('starts, answers one at a time, skips the last and lands on the result page', async () => {
+describe('test taking (spec 02 §2, §4, §5)', { timeout: 20_000 }, () => {
+  it('starts, answers one at a time, skips the last one left and lands on the result page', async () => {
     const { ue, requests } = setup();
     await ue.click(await screen.findByRole('button', { name: 'Начать тест' }));
     expect(await screen.findByText('Тест начат!')).toBeInTheDocument();
@@ -257,14 +176,16 @@ describe('test taking (spec 02 §2, §4, §5)', () => {
       answers: [{ test_question_id: 2, answer: [23, 22] }],
     });
 
-    // back to an answered question through the navigator
+    // back to an answered question through the navigator; its next button leads to the unanswered one
     await ue.click(screen.getByRole('button', { name: 'Вопрос 1' }));
     expect(await screen.findByText('Вопрос уже отвечен')).toBeInTheDocument();
     await ue.click(screen.getByRole('button', { name: 'Следующий вопрос' }));
-    await ue.click(screen.getByRole('button', { name: 'Вопрос 3' }));
+    expect(await screen.findByRole('heading', { name: 'Вопрос №3' })).toBeInTheDocument();
 
-    // skipping the last question finishes the attempt
+    // skipping the only unanswered question finishes the attempt once confirmed (issue 30)
     await ue.click(screen.getByRole('button', { name: 'Пропустить' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Завершить тест?' });
+    await ue.click(within(dialog).getByRole('button', { name: 'Завершить тест' }));
     expect(await screen.findByText('Страница результата')).toBeInTheDocument();
     expect(await screen.findByText('Тест завершен!')).toBeInTheDocument();
     expect(posts(requests, '/api/test-attempts/finish')[0]?.body).toEqual({ attempt_id: 70 });
@@ -345,8 +266,9 @@ describe('test taking (spec 02 §2, §4, §5)', () => {
       {},
       true,
     );
-    await ue.click(await screen.findByRole('button', { name: 'Вопрос 3' }));
-    await ue.click(screen.getByRole('button', { name: 'Пропустить' }));
+    await ue.click(await screen.findByRole('button', { name: 'Завершить тест' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Завершить тест?' });
+    await ue.click(within(dialog).getByRole('button', { name: 'Завершить тест' }));
     expect(await screen.findByText('Ошибка при завершении теста')).toBeInTheDocument();
   });
 });

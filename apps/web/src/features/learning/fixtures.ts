@@ -119,6 +119,8 @@ export function attemptView(over: Partial<AttemptView> & Pick<AttemptView, 'id'>
     score: 60,
     correct_answers: 3,
     is_passed: false,
+    expires_at: null,
+    passing_score: 80,
     ...over,
   };
 }
@@ -156,17 +158,20 @@ export function learnerTest(over: Partial<LearnerTest> = {}): LearnerTest {
     last_attempt: null,
     attempts: [],
     active_attempts: [],
+    passed_attempt: null,
     ...over,
   };
 }
 
-export function testAnswer(over: Partial<LearnerTest> = {}) {
+/** The test's answer, as of `serverTime` on the server's clock. */
+export function testAnswer(over: Partial<LearnerTest> = {}, serverTime = '2026-03-04T10:00:30.000Z') {
   return {
     result: {
       success: true,
       test: learnerTest(over),
       previous_item: { type: 'lesson', id: 22 },
       next_item: { type: 'lesson', id: 31 },
+      server_time: serverTime,
     },
   };
 }

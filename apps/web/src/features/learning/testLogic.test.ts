@@ -4,8 +4,10 @@ import {
   attemptStorageKey,
   choose,
   dateAndTime,
+  deadlineOnDevice,
   durationText,
   firstUnanswered,
+  nextUnanswered,
   percentText,
   questionsText,
   readStoredAttempt,
@@ -84,6 +86,33 @@ describe('countdown (spec 02 §9)', () => {
     expect(remainingSeconds(0, 3)).toBe(7);
     expect(remainingSeconds(null, 0)).toBe(10);
     expect(remainingSeconds(undefined, 20)).toBe(0);
+  });
+});
+
+describe('countdown to the deadline (issue 30)', () => {
+  const loadedAt = Date.parse('2026-03-04T12:00:00.000Z');
+  it("is the server's deadline moved onto this device's clock", () => {
+    const attempt = { expires_at: '2026-03-04T10:10:00.000Z', elapsed_seconds: 30 };
+    // 8 min 20 s left by the server's clock, whatever this device says
+    expect(deadlineOnDevice(attempt, 600, '2026-03-04T10:01:40.000Z', loadedAt) - loadedAt).toBe(500_000);
+  });
+  it('counts timer − elapsed from the load without a deadline or a server time', () => {
+    expect(deadlineOnDevice({ expires_at: null, elapsed_seconds: 30 }, 40, undefined, loadedAt) - loadedAt).toBe(
+      10_000,
+    );
+    const attempt = { expires_at: '2026-03-04T10:10:00.000Z', elapsed_seconds: 30 };
+    expect(deadlineOnDevice(attempt, 40, undefined, loadedAt) - loadedAt).toBe(10_000);
+  });
+});
+
+describe('skipping (issue 30)', () => {
+  it('goes to the next unanswered question, round to the start, never to the same one', () => {
+    expect(nextUnanswered([false, false, false], 0)).toBe(1);
+    expect(nextUnanswered([false, false, false], 2)).toBe(0);
+    expect(nextUnanswered([true, false, true, false], 3)).toBe(1);
+    expect(nextUnanswered([true, false, true], 1)).toBeNull();
+    expect(nextUnanswered([true, true], 0)).toBeNull();
+    expect(nextUnanswered([false], 0)).toBeNull();
   });
 });
 

@@ -70,6 +70,37 @@ export function remainingSeconds(timerSeconds: number | null | undefined, elapse
   return Math.max(0, timerLength(timerSeconds) - Math.max(0, elapsedSeconds));
 }
 
+/**
+ * The attempt's end on this device's clock, in ms: the server's deadline moved by how far this clock
+ * was from the server's when the test was loaded (`loadedAt`, this clock), so that neither a wrong
+ * device clock nor timers that stood still (a hidden tab, a sleeping phone) move it. Without a
+ * deadline from the server it counts timer − elapsed from the load (spec 02 §9).
+ */
+export function deadlineOnDevice(
+  attempt: { expires_at: string | null; elapsed_seconds: number },
+  timerSeconds: number | null | undefined,
+  serverTime: string | undefined,
+  loadedAt: number,
+): number {
+  const end = attempt.expires_at === null ? NaN : Date.parse(attempt.expires_at);
+  const server = serverTime === undefined ? NaN : Date.parse(serverTime);
+  if (!Number.isNaN(end) && !Number.isNaN(server)) return loadedAt + (end - server);
+  return loadedAt + remainingSeconds(timerSeconds, attempt.elapsed_seconds) * 1000;
+}
+
+/**
+ * Where 'Пропустить' or an answer leads: the next unanswered question after `from`, going round to
+ * the start, so that skipped questions come back before the attempt ends; null when no other
+ * question is unanswered.
+ */
+export function nextUnanswered(answered: readonly boolean[], from: number): number | null {
+  for (let step = 1; step < answered.length; step++) {
+    const at = (from + step) % answered.length;
+    if (!answered[at]) return at;
+  }
+  return null;
+}
+
 /** The question shown first: the first one not answered, else the first (spec 02 §4). */
 export function firstUnanswered(questions: readonly Pick<AttemptQuestion, 'isAnswered'>[]): number {
   const at = questions.findIndex((q) => !q.isAnswered);
