@@ -37,6 +37,7 @@ if (build) {
     'apps/web/src',
     'apps/web/index.html',
     'apps/web/vite.config.ts',
+    'apps/web/build',
     'apps/web/public',
     'packages/contract/src',
   ];

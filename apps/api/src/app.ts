@@ -72,7 +72,7 @@ import { RecoveryService } from './modules/recovery/service.js';
 import { systemRoutes } from './modules/system/routes.js';
 import type { Clock } from './platform/clock.js';
 import { responseSerializerCompiler } from './platform/serializer.js';
-import { installErrorHandler } from './platform/errorHandler.js';
+import { answerClientError, answerFrameworkError, installErrorHandler } from './platform/errorHandler.js';
 import { MESSAGES } from './platform/errors.js';
 import { BackgroundMailer, createTransportDeliver, type Mailer } from './platform/mail/mailer.js';
 import { RateLimiter } from './platform/rateLimit.js';
@@ -144,6 +144,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: 1024 * 1024,
     // Our onRequest hook answers while closing instead, in Russian and on the same terms.
     return503OnClosing: false,
+    // What Fastify and Node's HTTP parser answer themselves, in the API's format (errorHandler.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     ...(deps.logger ? { logger: { ...(typeof deps.logger === 'object' ? deps.logger : {}), redact: REDACT } } : {}),
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -160,6 +163,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(fastifyCookie);
   installSecurityHeaders(app);
+  // Answers depend on the session: kept by no browser or proxy, unless the route says otherwise (the
+  // web client's files, downloads).
+  app.addHook('onSend', async (_request, reply) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
 
   const mailer = deps.mailer ?? new BackgroundMailer(createTransportDeliver(config), app.log);
   app.addHook('onClose', () => mailer.idle());

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { CONSTRUCTOR_MESSAGES as M } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
-import { HttpError, unprocessable } from '../../platform/errors.js';
+import { HttpError, MESSAGES, unprocessable } from '../../platform/errors.js';
 import type { FilesRepository } from './repository.js';
 
 /** Image types accepted by content (magic bytes), whatever the name or the declared type say. */
@@ -87,6 +87,9 @@ export class Uploads {
         done(null, chunk);
       },
     });
+    // What the request's stream fails with is the request's doing (a form cut short), not the server's.
+    let inputError: unknown;
+    req.stream.once('error', (error) => (inputError = error));
     try {
       await pipeline(req.stream, guard, createWriteStream(tmp, { mode: 0o600 }));
       if ((req.stream as Readable & { truncated?: boolean }).truncated) throw new TooLarge();
@@ -121,6 +124,7 @@ export class Uploads {
       if (error instanceof NotAnImage) throw unprocessable(M.badImage, { image: [M.badImage] });
       if (error instanceof HttpError) throw error;
       if ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') throw unprocessable(M.uploadAborted);
+      if (error === inputError) throw new HttpError(400, MESSAGES.badJson);
       throw error;
     }
   }
