@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyMultipart from '@fastify/multipart';
 import { FILE_MAX_BYTES } from '@lms/contract';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -40,6 +39,7 @@ import { ExportsService } from './modules/exports/service.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { ProfileService } from './modules/profile/service.js';
 import { LearningService } from './modules/learning/service.js';
+import { registerMultipart } from './modules/files/multipart.js';
 import { uploadRoutes } from './modules/files/uploadRoutes.js';
 import { Uploads } from './modules/files/uploads.js';
 import { CourseOptions } from './modules/enrollment/courseOptions.js';
@@ -258,7 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
   await app.register(constructorRoutes(constructorService));
   // Files stream to disk (modules/files/uploads.ts); each route sets its own smaller limit.
-  await app.register(fastifyMultipart, { limits: { fileSize: FILE_MAX_BYTES + 1, files: 1, fields: 10 } });
+  await registerMultipart(app, { fileSize: FILE_MAX_BYTES + 1, files: 1, fields: 10 });
   const uploads = new Uploads(config.dataDir, uow, files, clock);
   await app.register(uploadRoutes({ uploads, constructorService }));
   const testsRepo = new TestsRepository(uow);

@@ -137,7 +137,7 @@ describe(`errors in the API's format (${dialectName})`, () => {
 
   it('answers a broken multipart upload 4xx, whatever part of it is broken, and never leaves it waiting', async () => {
     const courseId = await createCourse(ctx.db);
-    const { lessonIds } = await createModuleWith(ctx.db, courseId, { lessons: 1 });
+    const { lessonIds, testIds } = await createModuleWith(ctx.db, courseId, { lessons: 1, tests: 1 });
     const boundary = 'b0undary';
     const field = `--${boundary}\r\nContent-Disposition: form-data; name="lesson_id"\r\n\r\n${lessonIds[0]}\r\n`;
     const fileHead = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n`;
@@ -155,6 +155,13 @@ describe(`errors in the API's format (${dialectName})`, () => {
       const res = await admin.post('/api/upload-file', body, headers);
       expectApiError(what, res.statusCode, res.body, expected);
     }
+    // Every route that reads a multipart body: the questions of a test with their answer images.
+    const questions = `/api/admin/tests/${testIds[0]}/questions`;
+    const noBoundary = await admin.post(questions, 'x', { 'content-type': 'multipart/form-data' });
+    expectApiError('questions without a boundary', noBoundary.statusCode, noBoundary.body, BAD_FORMAT);
+    const image = `--${boundary}\r\nContent-Disposition: form-data; name="answer_image.q1.a1"; filename="a.png"\r\n\r\n`;
+    const cut = await admin.post(questions, `${image}${'x'.repeat(1000)}`, headers);
+    expectApiError('questions cut short', cut.statusCode, cut.body, BAD_FORMAT);
   });
 
   it("answers what Node's HTTP parser refuses in the API's format too", async () => {

@@ -11,7 +11,7 @@ import {
 } from '@lms/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HttpError, MESSAGES, unprocessable } from '../../platform/errors.js';
+import { unprocessable } from '../../platform/errors.js';
 import { storageUrl } from '../../platform/storageUrl.js';
 import type { ConstructorService } from '../constructor/service.js';
 import type { Uploads } from './uploads.js';
@@ -30,32 +30,12 @@ function fieldValue(part: MultipartFile, name: string): string | undefined {
 async function filePart(request: FastifyRequest, field: string, maxBytes: number): Promise<MultipartFile> {
   if (!request.isMultipart()) throw unprocessable(M.noFile, { [field]: [M.noFile] });
   // One byte over the limit marks an upload too large (the stream reports `truncated`).
-  const part = await request
-    .file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: 1024 } })
-    .catch((error: unknown) => {
-      throw malformedUpload(error);
-    });
-  if (part) {
-    // The parser reports a part cut short (the end of the form missing) by emitting 'error' on it
-    // without ending it, and a reader that came later then waits for ever: made the stream's error.
-    part.file.once('error', (error) => part.file.destroy(error));
-    if (part.file.destroyed) throw new HttpError(400, MESSAGES.badJson);
-  }
+  const part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: 1024 } });
   if (!part || part.fieldname !== field) {
     part?.file.resume();
     throw unprocessable(M.noFile, { [field]: [M.noFile] });
   }
   return part;
-}
-
-/**
- * What the multipart parser fails with is the request's doing: its limits carry their own status
- * (errorHandler.ts); anything else (no boundary, a broken part, the end of the form missing) is a
- * request in a bad format, not a server error.
- */
-function malformedUpload(error: unknown): unknown {
-  if (error instanceof HttpError || typeof (error as { statusCode?: unknown }).statusCode === 'number') return error;
-  return new HttpError(400, MESSAGES.badJson);
 }
 
 function lessonIdOf(part: MultipartFile): number {

@@ -71,6 +71,14 @@ export class Uploads {
   }
 
   async save(req: UploadRequest): Promise<StoredUpload> {
+    // What the request's stream fails with is the request's doing (a form cut short), not the server's.
+    // The parser reports a part cut short by emitting 'error' on it without ending or destroying it,
+    // and a pipeline started later would wait for ever: the error is made the stream's own.
+    let inputError: unknown;
+    req.stream.once('error', (error) => {
+      inputError = error;
+      req.stream.destroy(error);
+    });
     const tmpDir = join(this.#root, 'tmp');
     await mkdir(tmpDir, { recursive: true, mode: 0o700 });
     const tmp = join(tmpDir, `${randomBytes(16).toString('hex')}.part`);
@@ -87,10 +95,9 @@ export class Uploads {
         done(null, chunk);
       },
     });
-    // What the request's stream fails with is the request's doing (a form cut short), not the server's.
-    let inputError: unknown;
-    req.stream.once('error', (error) => (inputError = error));
     try {
+      // A part already torn down (cut short before it was read) has nothing to give.
+      if (req.stream.destroyed) throw new HttpError(400, MESSAGES.badJson);
       await pipeline(req.stream, guard, createWriteStream(tmp, { mode: 0o600 }));
       if ((req.stream as Readable & { truncated?: boolean }).truncated) throw new TooLarge();
       const image = sniffImage(head);
