@@ -4,7 +4,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CONSTRUCTOR_MESSAGES as M } from '@lms/contract';
+import { CONSTRUCTOR_MESSAGES as M, cleanFileName } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { HttpError, MESSAGES, unprocessable } from '../../platform/errors.js';
@@ -107,7 +107,7 @@ export class Uploads {
       const relative = `${req.folder}/${randomBytes(16).toString('hex')}${ext}`;
       await mkdir(join(this.#root, req.folder), { recursive: true, mode: 0o700 });
       await rename(tmp, join(this.#root, relative));
-      const originalName = req.originalName.slice(0, 255) || `file${ext}`;
+      const originalName = cleanFileName(req.originalName, `file${ext}`);
       const mime = image?.mime ?? 'application/octet-stream';
       try {
         await this.uow.run(() =>
