@@ -43,11 +43,11 @@ export const UNSAFE_TEXT_MESSAGE = 'Поле содержит недопусти
  */
 export const UNSAFE_IN_LINE =
   // eslint-disable-next-line no-control-regex -- the control characters are exactly what is refused
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200c\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]|(?<![\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\ufe0f])\u200d|\u200d(?!\p{Extended_Pictographic})/u;
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200c\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]|(?<!\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\ufe0f)\u200d|\u200d(?!\p{Extended_Pictographic})/u;
 /** The same in multi-line text, where tab, line feed and carriage return are allowed. */
 export const UNSAFE_IN_TEXT =
   // eslint-disable-next-line no-control-regex -- the control characters are exactly what is refused
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200c\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]|(?<![\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\ufe0f])\u200d|\u200d(?!\p{Extended_Pictographic})/u;
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200c\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]|(?<!\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\ufe0f)\u200d|\u200d(?!\p{Extended_Pictographic})/u;
 const UNSAFE_IN_LINE_ALL = new RegExp(UNSAFE_IN_LINE.source, 'gu');
 
 /**
