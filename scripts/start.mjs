@@ -37,6 +37,7 @@ if (build) {
     'apps/web/src',
     'apps/web/index.html',
     'apps/web/vite.config.ts',
+    'apps/web/build',
     'apps/web/public',
     'packages/contract/src',
   ];
@@ -59,19 +60,12 @@ const child = spawn(process.execPath, [join(root, entry)], {
 const stop = (signal) => {
   if (child.exitCode === null && child.signalCode === null) child.kill(signal);
 };
+// Passed on at once. `npm start` runs this script as `exec node scripts/start.mjs` (package.json), so
+// that npm's shell is replaced by it and npm's forwarded signal reaches it rather than the shell.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal));
 // A closed terminal: the server's graceful stop, not the default action of SIGHUP (exit at once).
 process.on('SIGHUP', () => stop('SIGTERM'));
-// `npm start` runs this script through `sh -c`; stopping npm ends the shell, not this process,
-// which is then adopted by another parent. Seen as a changed parent id: stop the server then.
-const parent = process.ppid;
-const watch = setInterval(() => {
-  if (process.ppid === parent) return;
-  clearInterval(watch);
-  stop('SIGTERM');
-}, 500);
 child.on('exit', (code, signal) => {
-  clearInterval(watch);
   // A server killed by a signal did not finish its own shutdown: not a success.
   process.exit(code ?? (signal ? 1 : 0));
 });

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { startScreenChunks } from './build/chunks.ts';
+import { keepSourceMapsAside } from './build/sourcemaps.ts';
 
 const api = process.env.API_URL ?? 'http://127.0.0.1:3000';
 const chunks = startScreenChunks();
@@ -92,10 +92,11 @@ function reactRouterProduction(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [reactRouterProduction(), react(), chunks.plugin, precompress()],
+  plugins: [reactRouterProduction(), react(), chunks.plugin, precompress(), keepSourceMapsAside()],
   resolve: {
     alias: {
-      '@lms/contract': fileURLToPath(new URL('../../packages/contract/src/index.ts', import.meta.url)),
+      // A path, not a URL: tests that read this file run where URL is the DOM's (buildOutput.test.ts).
+      '@lms/contract': join(import.meta.dirname, '../../packages/contract/src/index.ts'),
     },
   },
   server: {
@@ -111,7 +112,9 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Built for error reports, never served: no comment points to them, and they leave dist/
+    // for sourcemaps/ (build/sourcemaps.ts).
+    sourcemap: 'hidden',
     // Every browser the product supports has modulepreload; the polyfill would only add bytes.
     modulePreload: { polyfill: false },
     rolldownOptions: { output: { codeSplitting: chunks.codeSplitting } },

@@ -1,12 +1,11 @@
-import net from 'node:net';
 import fastifyCookie from '@fastify/cookie';
-import fastifyMultipart from '@fastify/multipart';
 import { FILE_MAX_BYTES } from '@lms/contract';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { installDrain } from './platform/drain.js';
 import { installSecurityHeaders } from './platform/securityHeaders.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
@@ -40,6 +39,7 @@ import { ExportsService } from './modules/exports/service.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { ProfileService } from './modules/profile/service.js';
 import { LearningService } from './modules/learning/service.js';
+import { registerMultipart } from './modules/files/multipart.js';
 import { uploadRoutes } from './modules/files/uploadRoutes.js';
 import { Uploads } from './modules/files/uploads.js';
 import { CourseOptions } from './modules/enrollment/courseOptions.js';
@@ -72,8 +72,8 @@ import { RecoveryService } from './modules/recovery/service.js';
 import { systemRoutes } from './modules/system/routes.js';
 import type { Clock } from './platform/clock.js';
 import { responseSerializerCompiler } from './platform/serializer.js';
-import { installErrorHandler } from './platform/errorHandler.js';
-import { HttpError, MESSAGES } from './platform/errors.js';
+import { answerClientError, answerFrameworkError, installErrorHandler } from './platform/errorHandler.js';
+import { MESSAGES } from './platform/errors.js';
 import { BackgroundMailer, createTransportDeliver, type Mailer } from './platform/mail/mailer.js';
 import { RateLimiter } from './platform/rateLimit.js';
 import { isClientPage, registerWebClient } from './platform/webClient.js';
@@ -115,7 +115,12 @@ export interface BackgroundJobs {
   remindersDelivered(): Promise<void>;
 }
 
-export type App = FastifyInstance & { registeredRoutes: readonly RegisteredRoute[]; jobs: BackgroundJobs };
+export type App = FastifyInstance & {
+  registeredRoutes: readonly RegisteredRoute[];
+  jobs: BackgroundJobs;
+  /** The first step of stopping (platform/drain.ts): the port closes, answers end their connections. */
+  stopAccepting(): Promise<void>;
+};
 
 const REDACT = [
   'req.headers.cookie',
@@ -139,6 +144,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: 1024 * 1024,
     // Our onRequest hook answers while closing instead, in Russian and on the same terms.
     return503OnClosing: false,
+    // What Fastify and Node's HTTP parser answer themselves, in the API's format (errorHandler.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     ...(deps.logger ? { logger: { ...(typeof deps.logger === 'object' ? deps.logger : {}), redact: REDACT } } : {}),
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -146,38 +154,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandler(app);
 
-  // While closing, in-flight requests finish and new ones get 503 (SIGTERM in server.ts). The port
-  // is released at once, but kept-alive sockets stay open until the in-flight requests are done:
-  // Node's server.close(), which Fastify calls after the preClose hooks, destroys idle sockets, and
-  // a request already sent on one would meet a reset instead of this 503 with `Connection: close`.
-  let closing = false;
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
-  app.addHook('preClose', async () => {
-    closing = true;
-    // net.Server's own close stops accepting without the http layer's closing of idle sockets.
-    if (app.server.listening) net.Server.prototype.close.call(app.server);
-    if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
-  });
-  app.addHook('onRequest', async (_request, reply) => {
-    inFlight++;
-    // 'close' comes once per response, also when the client went away before the answer.
-    reply.raw.once('close', () => {
-      inFlight--;
-      if (inFlight === 0) drained?.();
-    });
-    if (closing) {
-      reply.header('connection', 'close');
-      throw new HttpError(503, MESSAGES.shuttingDown);
-    }
-  });
-  // Keep-alive sockets of finished requests would hold close() open until they time out.
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('connection', 'close');
+  // While closing, in-flight requests finish and new ones get 503, and no connection is reset
+  // (SIGTERM in server.ts): an idle connection gets half the drain time to send one more request.
+  const drain = installDrain(app, {
+    idleMs: Math.min(app.server.keepAliveTimeout, Math.ceil(config.shutdownTimeoutMs / 2)),
+    message: MESSAGES.shuttingDown,
   });
 
   await app.register(fastifyCookie);
   installSecurityHeaders(app);
+  // Answers depend on the session: kept by no browser or proxy, unless the route says otherwise (the
+  // web client's files, downloads).
+  app.addHook('onSend', async (_request, reply) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
 
   const mailer = deps.mailer ?? new BackgroundMailer(createTransportDeliver(config), app.log);
   app.addHook('onClose', () => mailer.idle());
@@ -268,7 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
   await app.register(constructorRoutes(constructorService));
   // Files stream to disk (modules/files/uploads.ts); each route sets its own smaller limit.
-  await app.register(fastifyMultipart, { limits: { fileSize: FILE_MAX_BYTES + 1, files: 1, fields: 10 } });
+  await registerMultipart(app, { fileSize: FILE_MAX_BYTES + 1, files: 1, fields: 10 });
   const uploads = new Uploads(config.dataDir, uow, files, clock);
   await app.register(uploadRoutes({ uploads, constructorService }));
   const testsRepo = new TestsRepository(uow);
@@ -332,5 +322,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     remind: () => reminders.pass(),
     remindersDelivered: () => reminders.delivered(),
   };
-  return Object.assign(app, { registeredRoutes, jobs }) as unknown as App;
+  return Object.assign(app, { registeredRoutes, jobs, stopAccepting: drain.stopAccepting }) as unknown as App;
 }

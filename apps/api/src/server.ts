@@ -26,6 +26,8 @@ async function main(): Promise<void> {
 
   const shutdown = createShutdown({
     close: async () => {
+      // Before Fastify's own closing, whose answers would send clients to the closing port.
+      await app.stopAccepting();
       await app.close();
       await db.close();
     },

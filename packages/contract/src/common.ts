@@ -33,23 +33,42 @@ export const dbIdParam = z
 export const idParam = z.object({ id: dbIdParam });
 
 export const UNSAFE_TEXT_MESSAGE = 'Поле содержит недопустимые символы';
-// Control characters (C0, DEL, C1) and the bidirectional marks, embeddings, overrides and isolates
-// (U+061C, U+200E/F, U+202A–E, U+2066–9), which can make a name read differently from what it is.
-// eslint-disable-next-line no-control-regex -- the control characters are exactly what is refused
-const ONE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/u;
-// The same, but tab, line feed and carriage return are allowed in multi-line text.
-const MULTI_LINE =
+/**
+ * The characters refused in every stored name (and stripped from uploaded file names), one rule for
+ * all of them: control characters (C0, DEL, C1), the line and paragraph separators (U+2028/9), the
+ * bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E/F, U+202A–E, U+2066–9),
+ * which can make a name read differently from what it is (`Отчёт\u202Efdp.exe` shows as an
+ * "exe.pdf"), and the zero-width characters (U+200B/C, U+2060, U+FEFF, and U+200D outside an emoji
+ * sequence such as 👩‍💻: a joiner may follow a pictograph, its skin tone or its presentation mark, and
+ * precede a pictograph), which hide in a name.
+ */
+export const UNSAFE_IN_LINE =
   // eslint-disable-next-line no-control-regex -- the control characters are exactly what is refused
-  /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/u;
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200c\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]|(?<!\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\ufe0f)\u200d|\u200d(?!\p{Extended_Pictographic})/u;
+/** The same in multi-line text, where tab, line feed and carriage return are allowed. */
+export const UNSAFE_IN_TEXT =
+  // eslint-disable-next-line no-control-regex -- the control characters are exactly what is refused
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200c\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]|(?<!\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\ufe0f)\u200d|\u200d(?!\p{Extended_Pictographic})/u;
+const UNSAFE_IN_LINE_ALL = new RegExp(UNSAFE_IN_LINE.source, 'gu');
+
+/**
+ * A file name as the client's disk had it, made safe to show and store: the characters refused in
+ * names removed (not refused: the file is the user's, its name is only a label), trimmed, at most 255
+ * characters (whole characters, never half of one); `fallback` when nothing is left.
+ */
+export function cleanFileName(name: string, fallback: string): string {
+  const cleaned = Array.from(name.replace(UNSAFE_IN_LINE_ALL, '').trim()).slice(0, 255).join('').trim();
+  return cleaned || fallback;
+}
 
 /**
  * Every name or text a client sends: trimmed, at most `max` characters, `required` (its message)
- * when it may not be empty, and without control or bidirectional-override characters (422 with a
- * Russian message). One line unless `multiline`.
+ * when it may not be empty, and without the characters of `UNSAFE_IN_LINE` (422 with a Russian
+ * message). One line unless `multiline`.
  */
 export function safeText(max: number, opts: { required?: string; multiline?: boolean } = {}) {
   const trimmed = z.string().trim();
   return (opts.required ? trimmed.min(1, opts.required) : trimmed)
     .max(max, `Не более ${formatCount(max, OF_CHARACTERS)}`)
-    .regex(opts.multiline ? MULTI_LINE : ONE_LINE, UNSAFE_TEXT_MESSAGE);
+    .refine((text) => !(opts.multiline ? UNSAFE_IN_TEXT : UNSAFE_IN_LINE).test(text), UNSAFE_TEXT_MESSAGE);
 }

@@ -24,6 +24,11 @@ export const MESSAGES = {
   csrf: 'Сессия устарела. Обновите страницу и повторите действие.',
   crossSite: 'Запрос с другого сайта отклонён',
   shuttingDown: 'Сервер перезапускается. Повторите запрос через несколько секунд.',
+  badUrl: 'Некорректный адрес запроса',
+  urlTooLong: 'Слишком длинный адрес запроса',
+  unsupportedMediaType: 'Неподдерживаемый тип содержимого',
+  headersTooLarge: 'Слишком большие заголовки запроса',
+  requestTimeout: 'Превышено время ожидания запроса',
 } as const;
 
 export const unauthorized = () => new HttpError(401, MESSAGES.unauthenticated);

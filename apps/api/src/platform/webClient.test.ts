@@ -28,6 +28,9 @@ beforeAll(async () => {
   }
   writeFileSync(join(web, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(web, 'assets', 'only-plain-0f0f0f.js'), 'export {};');
+  // A source map left in the build (an older build, or one made by hand): never published.
+  writeFileSync(join(web, 'assets', 'index-a1b2c3.js.map'), '{"version":3,"sources":["secret.ts"]}');
+  writeFileSync(join(web, 'index.html.map'), '{"version":3}');
   ctx = await createTestApp({ WEB_DIST: web });
 });
 
@@ -97,11 +100,21 @@ describe('delivery of the web client', () => {
   });
 });
 
+describe('source maps', () => {
+  it('are never served, even when the build left them in the served folder', async () => {
+    for (const path of ['/assets/index-a1b2c3.js.map', '/index.html.map', '/assets/INDEX-A1B2C3.JS.MAP']) {
+      const res = await get(path, 'br, gzip');
+      expect([path, res.statusCode]).toEqual([path, 404]);
+      expect(res.body).not.toContain('secret.ts');
+    }
+  });
+});
+
 describe('isClientPage', () => {
   it('is true for page addresses and false for API prefixes and build files', () => {
     for (const url of ['/', '/login', '/courses/1', '/apiary', '/settings?x=/api/'])
       expect([url, isClientPage(url)]).toEqual([url, true]);
-    for (const url of ['/api/x', '/api', '/storage/a.png', '/docs', '/ziggy', '/assets/x.js']) {
+    for (const url of ['/api/x', '/api', '/storage/a.png', '/docs', '/ziggy', '/assets/x.js', '/index.js.map']) {
       expect([url, isClientPage(url)]).toEqual([url, false]);
     }
   });

@@ -8,6 +8,8 @@ export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 /** index.html and the unhashed files of `public/`: always revalidated (ETag), so a deploy shows at once. */
 export const CACHE_REVALIDATE = 'no-cache';
 
+const SOURCE_MAP = /\.map$/i;
+
 export interface WebClient {
   /** Answers with the client's entry page (the SPA fallback of any unknown page address). */
   sendIndex(reply: FastifyReply): FastifyReply;
@@ -16,8 +18,8 @@ export interface WebClient {
 /**
  * Serves the built web client from `webDist` (apps/web/dist): the precompressed `.br`/`.gz` copy that
  * the build writes next to each file when the browser accepts it (`Content-Encoding`, `Vary:
- * Accept-Encoding`), `immutable` caching for `/assets/*`, `no-cache` for everything else. `GET /` is
- * the entry page. Returns null when there is no build (API-only runs and tests).
+ * Accept-Encoding`), `immutable` caching for `/assets/*`, `no-cache` for everything else, never a
+ * source map. `GET /` is the entry page. Returns null when there is no build (API-only runs and tests).
  */
 export async function registerWebClient(app: FastifyInstance, webDist: string): Promise<WebClient | null> {
   if (!existsSync(join(webDist, 'index.html'))) return null;
@@ -28,6 +30,9 @@ export async function registerWebClient(app: FastifyInstance, webDist: string): 
     index: false,
     preCompressed: true,
     cacheControl: false,
+    // Source maps hold the whole client source: built for error reports, never published (the
+    // build moves them out of dist, this refuses one left there).
+    allowedPath: (pathName) => !SOURCE_MAP.test(pathName),
     // `path` is the file sent: with a compressed copy it ends in .br or .gz.
     setHeaders: (reply, path) => {
       reply.header('cache-control', path.startsWith(assets) ? CACHE_IMMUTABLE : CACHE_REVALIDATE);
@@ -41,9 +46,9 @@ export async function registerWebClient(app: FastifyInstance, webDist: string): 
 
 /**
  * Whether an unknown GET address gets the entry page: not the API's own prefixes, and not a missing
- * build file (a stale chunk after a deploy must be a 404, not HTML served as JavaScript).
+ * build file (a stale chunk after a deploy must be a 404, not HTML served as JavaScript) or a source map.
  */
 export function isClientPage(url: string): boolean {
   const path = url.split('?')[0] ?? '';
-  return !/^\/(api|storage|docs|ziggy|assets)(\/|$)/.test(path);
+  return !/^\/(api|storage|docs|ziggy|assets)(\/|$)/.test(path) && !SOURCE_MAP.test(path);
 }

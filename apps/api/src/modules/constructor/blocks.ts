@@ -2,7 +2,9 @@ import {
   BUTTON_LABEL_MAX,
   CONSTRUCTOR_MESSAGES as M,
   MAX_BUTTONS,
+  UNSAFE_IN_LINE as UNSAFE,
   buttonItem,
+  cleanFileName,
   imageContent,
   isSafeLink,
   parseVideoLink,
@@ -21,9 +23,8 @@ export const FIXED_ORDER: Partial<Record<BlockType, number>> = { title: -2, desc
 
 const TEXT_MAX = 1_000_000;
 const PLAIN_MAX = 1000;
-// Control and bidirectional-override characters are refused in one-line texts, as in names.
-// eslint-disable-next-line no-control-regex -- the control characters are exactly what is refused
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+// One-line texts refuse what names refuse (UNSAFE, the contract's one rule); file names lose it.
+const fileName = (name: string | null | undefined) => (name ? cleanFileName(name, '') || null : null);
 
 const bad = (message: string = M.badBlock, index?: number) =>
   unprocessable(message, { [index === undefined ? 'contents' : `contents.${index}`]: [message] });
@@ -80,7 +81,7 @@ export function blockValues(block: SaveBlock, index: number, knownFiles: Readonl
       const parsed = imageContent.safeParse(raw);
       if (!parsed.success) throw bad(M.badBlock, index);
       const path = file(parsed.data.file_path ?? block.file_path);
-      const name = (parsed.data.original_filename ?? block.original_filename ?? null)?.slice(0, 255) ?? null;
+      const name = fileName(parsed.data.original_filename ?? block.original_filename);
       const description = plain(parsed.data.description ?? '', index);
       return {
         type: 'image',
@@ -97,7 +98,7 @@ export function blockValues(block: SaveBlock, index: number, knownFiles: Readonl
     }
     case 'file': {
       const path = file(block.file_path);
-      const name = block.original_filename?.slice(0, 255) ?? null;
+      const name = fileName(block.original_filename);
       return { type: 'file', content: null, sort_order, file_path: path, original_filename: path ? name : null };
     }
     case 'button': {

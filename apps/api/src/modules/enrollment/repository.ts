@@ -99,11 +99,19 @@ export class EnrollmentRepository {
   async refresh(filter: EnrollmentFilter = {}): Promise<void> {
     const { userIds } = filter;
     if (userIds?.length === 0 || filter.courseIds?.length === 0) return;
+    const change: EnrollmentChange = { pairs: [], learnerDelta: new Map() };
     if (userIds && userIds.length > USERS_PER_QUERY) {
       for (let i = 0; i < userIds.length; i += USERS_PER_QUERY)
-        await this.refresh({ ...filter, userIds: userIds.slice(i, i + USERS_PER_QUERY) });
-      return;
-    }
+        await this.refreshPass({ ...filter, userIds: userIds.slice(i, i + USERS_PER_QUERY) }, change);
+    } else await this.refreshPass(filter, change);
+    // Told once, whatever the passes: the learning state then locks every course of the change in one
+    // order (progress/locks.ts) instead of one pass's courses after another's.
+    if (this.#listeners.length === 0 || change.pairs.length === 0) return;
+    for (const listener of this.#listeners) await listener(change);
+  }
+
+  /** One pass of `refresh`, adding what it changed to `change`. */
+  private async refreshPass(filter: EnrollmentFilter, change: EnrollmentChange): Promise<void> {
     const wanted = new Map((await this.derive(filter)).map((r) => [key(r), r]));
     const stored = await this.stored(filter);
     const gone = stored.filter((r) => !wanted.has(key(r)));
@@ -131,12 +139,10 @@ export class EnrollmentRepository {
         .where('user_id', '=', r.user_id)
         .where('course_id', '=', r.course_id)
         .execute();
-    if (this.#listeners.length === 0) return;
-    const learnerDelta = new Map<number, number>();
-    for (const r of fresh) learnerDelta.set(r.course_id, (learnerDelta.get(r.course_id) ?? 0) + 1);
-    for (const r of gone) learnerDelta.set(r.course_id, (learnerDelta.get(r.course_id) ?? 0) - 1);
-    const pairs = [...fresh, ...gone, ...changed].map(({ user_id, course_id }) => ({ user_id, course_id }));
-    for (const listener of this.#listeners) await listener({ pairs, learnerDelta });
+    const delta = change.learnerDelta;
+    for (const r of fresh) delta.set(r.course_id, (delta.get(r.course_id) ?? 0) + 1);
+    for (const r of gone) delta.set(r.course_id, (delta.get(r.course_id) ?? 0) - 1);
+    for (const { user_id, course_id } of [...fresh, ...gone, ...changed]) change.pairs.push({ user_id, course_id });
   }
 
   /** The stored enrollments; one query per 2000 users. Omit a filter to take all. */

@@ -4,10 +4,10 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CONSTRUCTOR_MESSAGES as M } from '@lms/contract';
+import { CONSTRUCTOR_MESSAGES as M, cleanFileName } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
-import { HttpError, unprocessable } from '../../platform/errors.js';
+import { HttpError, MESSAGES, unprocessable } from '../../platform/errors.js';
 import type { FilesRepository } from './repository.js';
 
 /** Image types accepted by content (magic bytes), whatever the name or the declared type say. */
@@ -71,6 +71,14 @@ export class Uploads {
   }
 
   async save(req: UploadRequest): Promise<StoredUpload> {
+    // What the request's stream fails with is the request's doing (a form cut short), not the server's.
+    // The parser reports a part cut short by emitting 'error' on it without ending or destroying it,
+    // and a pipeline started later would wait for ever: the error is made the stream's own.
+    let inputError: unknown;
+    req.stream.once('error', (error) => {
+      inputError = error;
+      req.stream.destroy(error);
+    });
     const tmpDir = join(this.#root, 'tmp');
     await mkdir(tmpDir, { recursive: true, mode: 0o700 });
     const tmp = join(tmpDir, `${randomBytes(16).toString('hex')}.part`);
@@ -88,6 +96,8 @@ export class Uploads {
       },
     });
     try {
+      // A part already torn down (cut short before it was read) has nothing to give.
+      if (req.stream.destroyed) throw new HttpError(400, MESSAGES.badJson);
       await pipeline(req.stream, guard, createWriteStream(tmp, { mode: 0o600 }));
       if ((req.stream as Readable & { truncated?: boolean }).truncated) throw new TooLarge();
       const image = sniffImage(head);
@@ -97,7 +107,7 @@ export class Uploads {
       const relative = `${req.folder}/${randomBytes(16).toString('hex')}${ext}`;
       await mkdir(join(this.#root, req.folder), { recursive: true, mode: 0o700 });
       await rename(tmp, join(this.#root, relative));
-      const originalName = req.originalName.slice(0, 255) || `file${ext}`;
+      const originalName = cleanFileName(req.originalName, `file${ext}`);
       const mime = image?.mime ?? 'application/octet-stream';
       try {
         await this.uow.run(() =>
@@ -121,6 +131,7 @@ export class Uploads {
       if (error instanceof NotAnImage) throw unprocessable(M.badImage, { image: [M.badImage] });
       if (error instanceof HttpError) throw error;
       if ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') throw unprocessable(M.uploadAborted);
+      if (error === inputError) throw new HttpError(400, MESSAGES.badJson);
       throw error;
     }
   }

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { CourseItems, CourseRules, StoredState } from './engine.js';
@@ -219,13 +219,4 @@ function push<V>(map: Map<number, V[]>, key: number, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-/**
- * Makes another transaction refreshing the same pair wait until this one ends (PostgreSQL; SQLite runs
- * one transaction at a time): its read then sees this one's records, and the row it writes counts both.
- */
-export async function holdPair(db: Kysely<Database>, userId: number, courseId: number): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  await sql`select pg_advisory_xact_lock(${userId}::int4, ${courseId}::int4)`.execute(db);
 }

@@ -23,7 +23,8 @@ import {
   type AttentionGrouping,
   type AttentionLead,
 } from './attention.js';
-import { holdPair, pairInputs } from './pairInputs.js';
+import { holdCourses, holdPair } from './locks.js';
+import { pairInputs } from './pairInputs.js';
 import { KeptCourseRows } from './keptCourses.js';
 import { ProgressRepository } from './repository.js';
 import {
@@ -97,16 +98,33 @@ export class LearningStates {
     return this.uow.db;
   }
 
-  /** Makes the rows within the scope equal to the engine's recomputation from the records now. */
+  /**
+   * Makes the rows within the scope equal to the engine's recomputation from the records now. Whatever
+   * refreshes the same rows at the same time waits or is waited for (locks.ts), so the refresh never
+   * fails for it and never keeps a row made without its change.
+   */
   async refresh(scope: StateScope): Promise<void> {
     const { userIds, courseIds } = scope;
     if (userIds?.length === 0 || courseIds?.length === 0) return;
+    if (!courseIds) {
+      // Seeders and tests: the courses in which the users have a row, an enrollment or a record, per
+      // pass of users (each pass takes its own courses' locks: for writers that run alone).
+      if (userIds && userIds.length > USERS_PER_PASS) {
+        for (let i = 0; i < userIds.length; i += USERS_PER_PASS)
+          await this.refresh({ userIds: userIds.slice(i, i + USERS_PER_PASS) });
+        return;
+      }
+      return this.refresh({ ...scope, courseIds: await this.coursesOf(userIds) });
+    }
+    const [userId, courseId] = [onlyOne(userIds), onlyOne(courseIds)];
+    if (userId !== undefined && courseId !== undefined) return this.refreshPair(userId, courseId);
+    await holdCourses(this.db, courseIds);
     if (userIds && userIds.length > USERS_PER_PASS) {
       for (let i = 0; i < userIds.length; i += USERS_PER_PASS)
         await this.refresh({ ...scope, userIds: userIds.slice(i, i + USERS_PER_PASS) });
       return;
     }
-    if (!userIds && courseIds) {
+    if (!userIds) {
       // A course-wide change: every enrolled learner and everyone with a record, in passes.
       const users = new Set<number>();
       for (const e of await this.enrollment.list({ courseIds })) users.add(e.user_id);
@@ -123,8 +141,6 @@ export class LearningStates {
       await this.writeTotals(courseIds);
       return;
     }
-    const [userId, courseId] = [onlyOne(userIds), onlyOne(courseIds)];
-    if (userId !== undefined && courseId !== undefined) return this.refreshPair(userId, courseId);
     const [enrolled, withRecords] = await Promise.all([this.enrollment.list(scope), this.progress.recordPairs(scope)]);
     const enrolledAt = new Map(enrolled.map((e) => [key(e.user_id, e.course_id), e.enrolled_at]));
     const pairs = new Map<string, { user_id: number; course_id: number }>();
@@ -155,17 +171,28 @@ export class LearningStates {
         ),
       );
     }
-    const before = await this.deleteRows({ userIds, ...(courseIds ? { courseIds } : {}) });
+    const before = await this.deleteRows({ userIds, courseIds });
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
       await this.db
         .insertInto('learning_states')
         .values(rows.slice(i, i + ROWS_PER_INSERT))
         .execute();
-    if (!userIds) await this.rebuildUrgency();
-    else {
-      const moved = rankingChanged(before, rows);
-      if (moved.length > 0) await this.urgencyChanged(moved, now);
-    }
+    const moved = rankingChanged(before, rows);
+    if (moved.length > 0) await this.urgencyChanged(moved, now);
+  }
+
+  /** The courses in which the users (every user when none is named) have a row, an enrollment or a record. */
+  private async coursesOf(userIds: readonly number[] | undefined): Promise<number[]> {
+    const filter = userIds ? { userIds } : {};
+    const [enrolled, withRecords] = await Promise.all([
+      this.enrollment.list(filter),
+      this.progress.recordPairs(filter),
+    ]);
+    const courses = new Set([...enrolled, ...withRecords].map((p) => p.course_id));
+    let rows = this.db.selectFrom('learning_states').select('course_id').distinct();
+    if (userIds) rows = rows.where('user_id', 'in', userIds);
+    for (const r of await rows.execute()) courses.add(r.course_id);
+    return [...courses];
   }
 
   /**
@@ -181,9 +208,8 @@ export class LearningStates {
         ? storedRow(userId, course, items, records, enrolledAt, this.clock.now())
         : undefined;
     if (row && stored && sameState(row, stored)) return;
-    // A refresh of many pairs (a course-wide change) takes no pair's lock: if it changed this row since
-    // the read, the write below fails (a duplicate key, or no row where one was read) rather than
-    // keep a row computed without its change.
+    // The pair's locks keep the row as read until this transaction ends: were it changed meanwhile all
+    // the same (a writer past the locks), the write below fails rather than keep a row made without it.
     if (row && !stored) await this.db.insertInto('learning_states').values(row).execute();
     else if (row) {
       const { user_id: _user, course_id: _course, ...values } = row;
@@ -358,6 +384,8 @@ export class LearningStates {
       .execute();
     const byCourse = new Map<number, number[]>();
     for (const d of due) byCourse.set(d.course_id, [...(byCourse.get(d.course_id) ?? []), d.user_id]);
+    // Every course's lock at once, in order: the refreshes below then take none anew.
+    await holdCourses(this.db, [...byCourse.keys()]);
     for (const [courseId, userIds] of byCourse) await this.refresh({ userIds, courseIds: [courseId] });
     // Then the kept rankings that time has overtaken (a deadline passed, a warning window opened).
     const now = this.clock.now();
