@@ -10,3 +10,4 @@ export * from './profile.js';
 export * from './analytics.js';
 export * from './exports.js';
 export * from './mail.js';
+export * from './people.js';

@@ -24,6 +24,7 @@ export const MESSAGES = {
   csrf: 'Сессия устарела. Обновите страницу и повторите действие.',
   crossSite: 'Запрос с другого сайта отклонён',
   shuttingDown: 'Сервер перезапускается. Повторите запрос через несколько секунд.',
+  ownPasswordFirst: 'Чтобы продолжить, задайте собственный пароль вместо присланного по почте',
 } as const;
 
 export const unauthorized = () => new HttpError(401, MESSAGES.unauthenticated);
