@@ -6,7 +6,6 @@ import {
   Divider,
   Group,
   Paper,
-  PasswordInput,
   SimpleGrid,
   Stack,
   Switch,
@@ -20,6 +19,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { messageOr } from '../../lib/errors';
 import { initials } from '../../lib/initials';
 import { LoadErrorNotice, LoadingStatus } from '../../shared/ListStates';
+import { SecretInput } from '../../shared/SecretInput';
 import { hideToast, toastError, toastSuccess } from '../../shared/toast';
 import {
   checkPasswordForm,
@@ -175,31 +175,6 @@ function ProfileMail() {
   return profile.data ? <MailCard profile={profile.data} /> : null;
 }
 
-interface SecretFieldProps {
-  label: string;
-  value: string;
-  autoComplete: string;
-  invalid: boolean;
-  onChange: (value: string) => void;
-}
-
-function SecretField({ label, value, autoComplete, invalid, onChange }: SecretFieldProps) {
-  const [visible, setVisible] = useState(false);
-  return (
-    <PasswordInput
-      label={label}
-      value={value}
-      autoComplete={autoComplete}
-      error={invalid}
-      aria-invalid={invalid || undefined}
-      onChange={(event) => onChange(event.currentTarget.value)}
-      visible={visible}
-      onVisibilityChange={setVisible}
-      visibilityToggleButtonProps={{ 'aria-label': visible ? T.hidePassword : T.showPassword }}
-    />
-  );
-}
-
 /**
  * 'Смена пароля' (spec 02 §2, §5, §8): the client checks run before sending; a success clears
  * the three fields; a failure shows the server's message or 'Ошибка при смене пароля'.
@@ -249,21 +224,21 @@ function PasswordCard() {
         </Group>
         <form onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
           <Stack gap="md">
-            <SecretField
+            <SecretInput
               label={T.oldPassword}
               value={form.old_password}
               autoComplete="current-password"
               invalid={invalid.includes('old_password')}
               onChange={update('old_password')}
             />
-            <SecretField
+            <SecretInput
               label={T.newPassword}
               value={form.new_password}
               autoComplete="new-password"
               invalid={invalid.includes('new_password')}
               onChange={update('new_password')}
             />
-            <SecretField
+            <SecretInput
               label={T.confirmation}
               value={form.new_password_confirmation}
               autoComplete="new-password"
