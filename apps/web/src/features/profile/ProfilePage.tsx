@@ -1,4 +1,4 @@
-import type { Profile, ProfilePreferencesChange } from '@lms/contract';
+import { initials, type Profile, type ProfilePreferencesChange } from '@lms/contract';
 import {
   Avatar,
   Box,
@@ -17,7 +17,6 @@ import { useDocumentTitle } from '@mantine/hooks';
 import { IconLock, IconMail } from '@tabler/icons-react';
 import { useId, useState, type FormEvent } from 'react';
 import { messageOr } from '../../lib/errors';
-import { initials } from '../../lib/initials';
 import { LoadErrorNotice, LoadingStatus } from '../../shared/ListStates';
 import { SecretInput } from '../../shared/SecretInput';
 import { hideToast, toastError, toastSuccess } from '../../shared/toast';
@@ -58,7 +57,7 @@ function ProfileCard({ profile }: { profile: Profile }) {
       <Stack gap="lg">
         <Group gap="md" wrap="nowrap">
           <Avatar size={72} radius="xl" color="initials" name={view.fullName} aria-hidden="true">
-            {initials(view.fullName)}
+            {initials(profile)}
           </Avatar>
           <Stack gap={4} miw={0}>
             <Title order={2} id={titleId} fz={{ base: 20, sm: 22 }} style={{ overflowWrap: 'anywhere' }}>

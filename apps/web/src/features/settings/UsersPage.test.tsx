@@ -62,6 +62,8 @@ describe('Settings, employees tab', () => {
     const ivanov = rows()[1]!;
     expect(within(ivanov).getByText('Иванов Иван')).toBeInTheDocument();
     expect(within(ivanov).getByText('ИИ')).toBeInTheDocument(); // initials avatar
+    // First name, then last name, as on every screen (issue 30): Петрова Мария → МП.
+    expect(within(rows()[0]!).getByText('МП')).toBeInTheDocument();
     expect(within(ivanov).getByText('Отдел продаж')).toBeInTheDocument();
     expect(within(ivanov).getByText('Ученик')).toBeInTheDocument();
     expect(within(ivanov).getByText('ivanov@company.ru')).toBeInTheDocument();
