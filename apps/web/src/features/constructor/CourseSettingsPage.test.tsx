@@ -2,7 +2,7 @@ import type { AuthUser, ConstructorCourse } from '@lms/contract';
 import { configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mockHttp, type RecordedRequest } from '../../test/http';
+import { mockHttp, type MockReply, type RecordedRequest } from '../../test/http';
 import { renderRoutes, resetToasts } from '../../test/render';
 import CourseSettingsPage from './CourseSettingsPage';
 
@@ -44,11 +44,11 @@ afterEach(() => {
   resetToasts();
 });
 
-function setup(user: AuthUser = author) {
+function setup(user: AuthUser = author, courseReply?: MockReply) {
   let saved: RecordedRequest | undefined;
   const mock = mockHttp({
     'GET /api/check-auth': { status: 200, data: user },
-    'GET /api/courses/7': { status: 200, data: { result: { success: true, course } } },
+    'GET /api/courses/7': courseReply ?? { status: 200, data: { result: { success: true, course } } },
     'PUT /api/courses/7': (request) => {
       saved = request;
       return {
@@ -72,6 +72,13 @@ function setup(user: AuthUser = author) {
 }
 
 describe('CourseSettingsPage', { timeout: 20_000 }, () => {
+  it('a missing course: «Курс не найден» once (no toast), with the way to the list of courses (issue 30)', async () => {
+    setup(author, { status: 404, data: { result: { success: false, message: 'Курс не найден' } } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Курс не найден' })).toBeInTheDocument();
+    expect(screen.getAllByText(/Курс не найден/)).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'К списку курсов' })).toHaveAttribute('href', '/management');
+  });
+
   it('shows «Доступ запрещен» to a learner', async () => {
     setup({ ...author, role: 'learner', permissions: ['learning', 'profile'] });
     expect(await screen.findByRole('heading', { name: 'Доступ запрещен' })).toBeInTheDocument();

@@ -36,7 +36,7 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Link } from '../../shared/Link';
-import { messageOr } from '../../lib/errors';
+import { isNotFound, messageOr } from '../../lib/errors';
 import { moveBy } from '../../lib/reorder';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
 import { LoadErrorNotice, LoadingStatus, Notice } from '../../shared/ListStates';
@@ -44,6 +44,7 @@ import { useSession } from '../../shared/session';
 import { toastError, toastSuccess } from '../../shared/toast';
 import classes from './Constructor.module.css';
 import { EditableName } from './EditableName';
+import { MissingCourse, MissingItem, useLoadErrorToast } from './loadErrors';
 import { canUseConstructor, IMAGE_ACCEPT, imageFileProblem, storagePath } from './logic';
 import { ModulePanel } from './ModulePanel';
 import {
@@ -81,12 +82,6 @@ function parseId(raw: string | undefined): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-function useErrorToast(error: unknown, updatedAt: number, fallback: string, id: string) {
-  useEffect(() => {
-    if (error) toastError(messageOr(error, fallback), id);
-  }, [error, updatedAt, fallback, id]);
-}
-
 /**
  * The test page of the constructor (spec 03 §2.4): /management/constructor/{courseId}/test/{testId}.
  * The editable test name, the settings button, the questions and 'Сохранить тест'. Only for admins
@@ -118,13 +113,18 @@ function TestScreen({ courseId, testId }: { courseId: number; testId: number }) 
   const test = useTest(courseId, testId);
   const questions = useQuestions(testId);
 
-  useErrorToast(course.error, course.errorUpdatedAt, T.courseLoadError, 'constructor-course-error');
-  useErrorToast(modules.error, modules.errorUpdatedAt, T.modulesLoadError, 'constructor-modules-error');
-  useErrorToast(test.error, test.errorUpdatedAt, T.testLoadError, 'constructor-test-error');
-  useErrorToast(questions.error, questions.errorUpdatedAt, T.testLoadError, 'constructor-questions-error');
+  useLoadErrorToast(course.error, course.errorUpdatedAt, T.courseLoadError, 'constructor-course-error');
+  useLoadErrorToast(modules.error, modules.errorUpdatedAt, T.modulesLoadError, 'constructor-modules-error');
+  useLoadErrorToast(test.error, test.errorUpdatedAt, T.testLoadError, 'constructor-test-error');
+  useLoadErrorToast(questions.error, questions.errorUpdatedAt, T.testLoadError, 'constructor-questions-error');
+
+  const missingCourse = [course.error, modules.error].find(isNotFound);
+  if (missingCourse) return <MissingCourse error={missingCourse} />;
+  const missingTest = [test.error, questions.error].find(isNotFound);
 
   let pane;
-  if (test.isPending || questions.isPending) pane = <LoadingStatus text={T.loading} />;
+  if (missingTest) pane = <MissingItem error={missingTest} fallback={T.testMissing} courseId={courseId} />;
+  else if (test.isPending || questions.isPending) pane = <LoadingStatus text={T.loading} />;
   else if (test.isError || questions.isError) {
     const failed = test.isError ? test : questions;
     pane = (

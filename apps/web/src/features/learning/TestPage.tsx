@@ -4,7 +4,7 @@ import type { AttemptView, LearnerTest } from '@lms/contract';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Link } from '../../shared/Link';
-import { serverMessage } from '../../lib/errors';
+import { isNotFound, serverMessage } from '../../lib/errors';
 import { formatDateTime, formatDuration } from '../../lib/lessonTime';
 import { toastError, toastSuccess } from '../../shared/toast';
 import { ContentsDrawer } from './ContentsDrawer';
@@ -19,7 +19,7 @@ import {
   useTest,
   type LearnerTestAnswer,
 } from './queries';
-import { Loading, LoadError } from './states';
+import { Loading, LoadError, Missing } from './states';
 import classes from './Test.module.css';
 import {
   TIMEOUT_REDIRECT_MS,
@@ -387,8 +387,9 @@ function TestView({ courseId, testId }: TestIds) {
   }, [timedOut, navigate, coursePath]);
 
   useEffect(() => {
-    if (test.isError) toastError(T.loadError);
-  }, [test.isError]);
+    // A missing test is said on the page itself, once.
+    if (test.isError && !isNotFound(test.error)) toastError(T.loadError);
+  }, [test.isError, test.error]);
 
   // An attempt kept in this browser and still open is continued with no start call (spec 02 §4).
   useEffect(() => {
@@ -458,6 +459,8 @@ function TestView({ courseId, testId }: TestIds) {
       <TestIntro courseId={courseId} testId={testId} data={test.data} starting={start.isPending} onStart={onStart} />
     );
   }
+
+  if (isNotFound(test.error)) return <Missing error={test.error} fallback={L.testMissing} courseId={courseId} />;
 
   return (
     <Stack gap="lg" maw={960}>
