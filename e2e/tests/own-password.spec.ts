@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ADMIN, DEMO_PASSWORD, ROOT, startServer, type RunningServer } from '../server.js';
-import { mailbox, signIn, submitSignIn, toast } from './helpers.js';
+import { mailbox, seriousViolations, signIn, submitSignIn, toast } from './helpers.js';
 import { startSmtp, type ReceivedMail } from './mail.js';
 
 /**
@@ -100,6 +100,7 @@ test('a new employee follows the link of the welcome mail, signs in and sets the
   await page.goto(`${server.url}/profile`);
   await expect(page.getByRole('heading', { level: 1, name: 'Придумайте свой пароль' })).toBeVisible();
   await page.screenshot({ path: join(SCREENS, 'own-password.png'), fullPage: true });
+  expect(await seriousViolations(page, '.app-notifications')).toEqual([]);
 
   const form = page.getByRole('form', { name: 'Придумайте свой пароль' });
   await form.getByLabel('Новый пароль').fill(mailed);

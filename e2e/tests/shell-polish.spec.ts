@@ -76,7 +76,7 @@ async function openConstructor(page: Page) {
   await expect(page.getByRole('switch').first()).toBeVisible();
 }
 
-test('a toast keeps off the control it talks about: the course switch and the lesson’s save', async ({ browser }) => {
+test('a toast keeps off the control it talks about: the course’s publish switch', async ({ browser }) => {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   await openConstructor(page);
   const publish = page.getByRole('switch').first();
