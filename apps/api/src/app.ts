@@ -214,7 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(authRoutes({ auth, config, secret }));
   await app.register(menuRoutes);
-  await app.register(recoveryRoutes(recovery));
+  await app.register(recoveryRoutes(recovery, config));
 
   const courseOptions = new CourseOptions(courses);
   const usersService = new UsersService(
@@ -228,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
     mailContext,
   );
-  await app.register(usersRoutes(usersService));
+  await app.register(usersRoutes(usersService, config));
   await app.register(mailLogRoutes(mailLog));
   await app.register(
     departmentsRoutes(new DepartmentsService(uow, new DepartmentsRepository(uow), courseOptions, enrollment, clock)),

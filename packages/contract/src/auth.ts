@@ -28,10 +28,18 @@ export const checkAuthResponse = z.object({
   authenticated: z.boolean(),
   id: z.number().int().nullable(),
   name: z.string(),
+  /** The parts of the name, for the avatar's initials (people.ts). */
+  first_name: z.string(),
+  last_name: z.string(),
   email: z.string(),
   role: roleCode.nullable(),
   roles_ru: z.string(),
   permissions: z.array(z.string()),
+  /**
+   * The password came by mail from an administrator (a new account, an admin reset): until the user
+   * sets their own (POST /api/profile/set-password) every call but the public ones answers 403.
+   */
+  must_change_password: z.boolean(),
 });
 export type AuthUser = z.infer<typeof checkAuthResponse>;
 

@@ -12,3 +12,5 @@ export * from './exports.js';
 export * from './mail.js';
 export * from './plural.js';
 export * from './links.js';
+
+export * from './people.js';

@@ -26,6 +26,16 @@ export const changePasswordRequest = z.object({
   new_password_confirmation: z.string().min(1, 'Заполните все поля пароля').max(200),
 });
 
+/**
+ * POST /api/profile/set-password: the user's own password instead of one an administrator mailed
+ * (check-auth's `must_change_password`); the old one is not asked for, the session proves it.
+ */
+export const setPasswordRequest = z.object({
+  new_password: z.string().min(1, 'Заполните все поля пароля').max(200),
+  new_password_confirmation: z.string().min(1, 'Заполните все поля пароля').max(200),
+});
+export type SetPasswordRequest = z.infer<typeof setPasswordRequest>;
+
 export const REMINDER_MAILS_MESSAGE = 'Укажите, присылать ли напоминания о сроках: да или нет';
 /** PUT /api/profile/preferences */
 export const DIGEST_MAILS_MESSAGE = 'Укажите, присылать ли еженедельную сводку: да или нет';
@@ -52,4 +62,30 @@ export const PROFILE_MESSAGES = {
   sameAsLogin: 'Пароль не должен совпадать с логином',
   tooMany: 'Слишком много попыток. Попробуйте через минуту.',
   preferencesSaved: 'Настройки сохранены',
+  alreadySet: 'Пароль уже задан. Сменить его можно в профиле',
 } as const;
+
+export type NewPasswordField = 'new_password' | 'new_password_confirmation';
+
+/**
+ * The rules of a new password, wherever it is set (the profile's change, the own password after a
+ * mailed one), on the server and in the forms: the confirmation matches, at least PASSWORD_MIN
+ * characters, not the login nor its mailbox part. Differing from the old one needs its hash: the
+ * server checks that.
+ */
+export function newPasswordProblem(
+  input: { new_password: string; new_password_confirmation: string },
+  login: string,
+): { message: string; field: NewPasswordField } | null {
+  const P = PROFILE_MESSAGES;
+  if (input.new_password !== input.new_password_confirmation) {
+    return { message: P.mismatch, field: 'new_password_confirmation' };
+  }
+  if (input.new_password.length < PASSWORD_MIN) return { message: P.tooShort, field: 'new_password' };
+  const typed = input.new_password.toLowerCase();
+  const address = login.toLowerCase();
+  if (address !== '' && (typed === address || typed === address.split('@')[0])) {
+    return { message: P.sameAsLogin, field: 'new_password' };
+  }
+  return null;
+}

@@ -135,10 +135,12 @@ export const courseOptionsResponse = z.object({
   result: z.object({ success: z.literal(true), items: z.array(courseOption) }),
 });
 
+/** A member of a study group: the name as shown, and its parts for the avatar's initials. */
+export const groupMember = ref.extend({ first_name: z.string(), last_name: z.string() });
 export const studyGroupItem = z.object({
   id,
   name: z.string(),
-  users: z.array(ref),
+  users: z.array(groupMember),
   course_ids: z.array(z.number().int()),
 });
 export type StudyGroupItem = z.infer<typeof studyGroupItem>;

@@ -27,6 +27,7 @@ export const COLUMNS: Registry = {
     last_activity_at: 'time',
     reminder_mails: 'bool',
     digest_mails: 'bool',
+    must_change_password: 'bool',
     deleted_at: 'time',
     ...stamps,
   },

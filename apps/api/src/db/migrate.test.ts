@@ -60,6 +60,7 @@ describe(`migrations (${dialectName})`, () => {
         '0014_test_content_version',
         '0015_viewer_versions',
         '0016_users_list_version',
+        '0019_own_password',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -242,6 +243,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0014_test_content_version',
         '0015_viewer_versions',
         '0016_users_list_version',
+        '0019_own_password',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -317,6 +319,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0014_test_content_version',
         '0015_viewer_versions',
         '0016_users_list_version',
+        '0019_own_password',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);

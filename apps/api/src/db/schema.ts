@@ -36,6 +36,8 @@ export interface UsersTable {
   /** Whether deadline reminder mails go to the user (issue 16; the manager's digest is not one). */
   reminder_mails: Generated<boolean>;
   digest_mails: Generated<boolean>;
+  /** The password came by mail from an administrator: the user sets their own before anything else. */
+  must_change_password: Generated<boolean>;
   /** A deleted user's row stays so that their learning records keep their owner. */
   deleted_at: DeletedAt;
   created_at: Stamp;

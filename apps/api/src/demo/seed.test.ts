@@ -80,8 +80,16 @@ describe(`demo data (${dialectName})`, () => {
       .selectFrom('users')
       .innerJoin('roles', 'roles.id', 'users.role_id')
       .leftJoin('departments', 'departments.id', 'users.department_id')
-      .select(['users.email', 'users.password_hash', 'roles.code', 'departments.name as department'])
+      .select([
+        'users.email',
+        'users.password_hash',
+        'users.must_change_password',
+        'roles.code',
+        'departments.name as department',
+      ])
       .execute();
+    // The demo password is known to everyone trying the platform: no account asks for another first.
+    expect(users.filter((u) => u.must_change_password)).toEqual([]);
     expect(new Set(users.map((u) => u.code))).toEqual(new Set(['admin', 'author', 'manager', 'learner']));
     expect(users.filter((u) => u.code === 'admin')).toHaveLength(1);
     expect(users.filter((u) => u.code === 'learner').length).toBeGreaterThanOrEqual(9);

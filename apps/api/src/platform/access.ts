@@ -30,6 +30,11 @@ declare module 'fastify' {
      * answers depend on (db/versions.ts). Other routes' lookups do not pay for them.
      */
     readsVersions?: true;
+    /**
+     * Open to a signed-in user whose password an administrator mailed (`must_change_password`): the
+     * call that sets their own. Every other non-public route answers 403 until then (security.ts).
+     */
+    beforeOwnPassword?: true;
   }
   interface FastifyRequest {
     /** The session of the request's cookie, resolved once on first use. */

@@ -29,6 +29,8 @@ export const MESSAGES = {
   unsupportedMediaType: 'Неподдерживаемый тип содержимого',
   headersTooLarge: 'Слишком большие заголовки запроса',
   requestTimeout: 'Превышено время ожидания запроса',
+
+  ownPasswordFirst: 'Чтобы продолжить, задайте собственный пароль вместо присланного по почте',
 } as const;
 
 export const unauthorized = () => new HttpError(401, MESSAGES.unauthenticated);

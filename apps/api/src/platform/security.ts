@@ -64,8 +64,20 @@ export function clearSessionCookies(config: Config, secret: string, request: Fas
   reply.setCookie(XSRF_COOKIE, makeXsrf(secret, ''), { path: '/', sameSite: 'lax', secure });
 }
 
+/** The address the request came to: without PUBLIC_URL, what a browser's own requests come from. */
+const requestOrigin = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
+
 function expectedOrigin(config: Config, request: FastifyRequest): string {
-  return config.publicUrl ? new URL(config.publicUrl).origin : `${request.protocol}://${request.host}`;
+  return config.publicUrl ? new URL(config.publicUrl).origin : requestOrigin(request);
+}
+
+/**
+ * The address of the platform for links in the mails a request sends (welcome, new password):
+ * PUBLIC_URL, or else the address the request came to — the one the administrator (or the user
+ * with the code) has the platform open at, which a state-changing request had to come from anyway.
+ */
+export function siteAddress(config: Config, request: FastifyRequest): string {
+  return config.publicUrl ?? requestOrigin(request);
 }
 
 /**
@@ -133,6 +145,10 @@ export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void 
     if (access === undefined || access === 'public') return;
     const session = await request.currentSession();
     if (!session) throw unauthorized();
+    // A password an administrator mailed is replaced first: the one rule for every route.
+    if (session.user.must_change_password && request.routeOptions.config.beforeOwnPassword !== true) {
+      throw forbidden(MESSAGES.ownPasswordFirst);
+    }
     if (access !== 'authenticated' && !can(session.user.role, access)) {
       throw forbidden(request.routeOptions.config.forbiddenMessage);
     }

@@ -22,6 +22,8 @@ export interface SessionUser {
   role: RoleCode;
   role_name: string;
   department_id: number | null;
+  /** The password came by mail from an administrator: only the own-password call is open (security.ts). */
+  must_change_password: boolean;
 }
 
 export interface ActiveSession {
@@ -68,6 +70,7 @@ function sessionSelect(db: Kysely<Database>) {
       'users.first_name',
       'users.last_name',
       'users.department_id',
+      'users.must_change_password',
       'roles.code as role',
       'roles.name as role_name',
     ])
@@ -98,7 +101,16 @@ function activeSession(row: SessionRow, versions: ReadVersions | undefined): Act
     remember,
     expiresAt: expires_at,
     lastSeenAt: last_seen_at,
-    user: { id, email, first_name, last_name, department_id, role: row.role as RoleCode, role_name: row.role_name },
+    user: {
+      id,
+      email,
+      first_name,
+      last_name,
+      department_id,
+      role: row.role as RoleCode,
+      role_name: row.role_name,
+      must_change_password: row.must_change_password,
+    },
     versions,
   };
 }

@@ -1,12 +1,29 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { useSession } from '../shared/session';
 import { FullPageLoader } from '../shared/FullPageLoader';
+import { GuestBackdrop } from '../shared/GuestCard';
 
-/** Protected routes: a spinner while the session loads, /login when not authenticated. */
+const OwnPasswordPage = lazy(() => import('../features/auth/OwnPasswordPage'));
+
+/**
+ * Protected routes: a spinner while the session loads, /login when not authenticated. A user who
+ * signed in with a password an administrator mailed gets the own-password screen instead of any of
+ * them (the server refuses their calls until then); the address stays, so the page opens after.
+ */
 export function RequireAuth() {
-  const { isLoading, isAuthenticated } = useSession();
+  const { isLoading, isAuthenticated, user } = useSession();
   if (isLoading) return <FullPageLoader />;
   if (!isAuthenticated) return <Navigate to="/login" replace />;
+  if (user?.must_change_password) {
+    return (
+      <GuestBackdrop>
+        <Suspense fallback={<FullPageLoader />}>
+          <OwnPasswordPage />
+        </Suspense>
+      </GuestBackdrop>
+    );
+  }
   return <Outlet />;
 }
 

@@ -93,8 +93,9 @@ export const routes: RouteObject[] = [
 export function prefetchFirstScreen(queryClient: QueryClient, path: string): void {
   void queryClient.prefetchQuery(ziggyQuery);
   // A failure is left to the guards, which show the session's own state.
+  // A user who must first replace a mailed password gets no lists either (the server refuses them).
   const signedIn = queryClient.fetchQuery(sessionQuery).then(
-    (user) => user.authenticated,
+    (user) => user.authenticated && !user.must_change_password,
     () => false,
   );
   if (path !== '/') return;

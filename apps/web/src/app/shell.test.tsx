@@ -55,7 +55,7 @@ describe('main layout and route guards', () => {
     setup('/analytics');
     expect(await screen.findByRole('heading', { name: 'Аналитика', level: 1 })).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: 'Аналитика' })).toHaveAttribute('aria-current', 'page');
-    expect(screen.getByRole('button', { name: 'Меню пользователя' })).toHaveTextContent('ПМ');
+    expect(screen.getByRole('button', { name: 'Меню пользователя' })).toHaveTextContent('МП');
     expect(screen.getByRole('link', { name: 'Политика конфиденциальности' })).toHaveAttribute('href', '#');
     expect(screen.getByRole('link', { name: 'Лицензионное соглашение' })).toHaveAttribute('href', '#');
     expect(screen.getByText(`© ${new Date().getFullYear()} ООО «Ромашка»`)).toBeInTheDocument();
@@ -138,6 +138,6 @@ describe('main layout and route guards', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Мария, добрый день!' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
     expect(await screen.findByText('Вы успешно авторизованы')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Меню пользователя' })).toHaveTextContent('ПМ');
+    expect(screen.getByRole('button', { name: 'Меню пользователя' })).toHaveTextContent('МП');
   });
 });

@@ -43,3 +43,8 @@ export function serverMessage(error: unknown): string | undefined {
 export function messageOr(error: unknown, fallback: string): string {
   return serverMessage(error) ?? fallback;
 }
+
+/** The call was answered 404: what the page is about is not there (or not for this user). */
+export function isNotFound(error: unknown): boolean {
+  return errorStatus(error) === 404;
+}

@@ -1,4 +1,4 @@
-import { Paper, Stack, Text, Title } from '@mantine/core';
+import { Box, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { ContentLoader } from './FullPageLoader';
 import { LogoMark } from './Logo';
@@ -26,5 +26,20 @@ export function GuestCard({ title, subtitle, loading = false, children }: GuestC
       </Stack>
       {loading ? <ContentLoader /> : children}
     </Paper>
+  );
+}
+
+/** The page of the public screens (sign-in, recovery, own password): the card centred on light grey. */
+export function GuestBackdrop({ children }: { children: ReactNode }) {
+  return (
+    <Box
+      component="main"
+      bg="gray.0"
+      mih="100dvh"
+      p="md"
+      style={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}
+    >
+      {children}
+    </Box>
   );
 }

@@ -1,7 +1,8 @@
-import { Button, Group, Loader, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconAlertTriangle, IconSearchOff } from '@tabler/icons-react';
+import { Button, Group, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertTriangle, IconArrowLeft, IconFileUnknown, IconSearchOff } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { notFoundText } from '../lib/search';
+import { Link } from './Link';
 
 interface NoticeProps {
   icon: ReactNode;
@@ -71,5 +72,46 @@ export function NothingFoundNotice({ query, resetLabel, onReset }: NothingFoundN
         {resetLabel}
       </Button>
     </Notice>
+  );
+}
+
+interface MissingNoticeProps {
+  /** What is missing, as the server said it ('Курс не найден'): the page's heading, said once. */
+  title: string;
+  hint: string;
+  /** The way back: home, the course, the list of courses. */
+  back: { to: string; label: string };
+  /** 1 when it stands for the whole page; 2 inside a page that has its own heading. */
+  order?: 1 | 2;
+}
+
+/**
+ * A page whose subject is not there (a 404: deleted, unpublished or never existed), in place of
+ * the whole page: the heading says what is missing, once, and a button leads back.
+ */
+export function MissingNotice({ title, hint, back, order = 1 }: MissingNoticeProps) {
+  return (
+    <Paper withBorder p={{ base: 'lg', sm: 40 }} data-testid="missing-notice">
+      <Stack align="center" gap="xs" ta="center">
+        <ThemeIcon size={48} radius="xl" variant="light" color="gray">
+          <IconFileUnknown size={24} aria-hidden="true" />
+        </ThemeIcon>
+        <Title order={order} fz="lg" fw={600}>
+          {title}
+        </Title>
+        <Text c="dimmed" size="sm" maw={420}>
+          {hint}
+        </Text>
+        <Button
+          component={Link}
+          to={back.to}
+          variant="light"
+          mt="xs"
+          leftSection={<IconArrowLeft size={16} aria-hidden="true" />}
+        >
+          {back.label}
+        </Button>
+      </Stack>
+    </Paper>
   );
 }

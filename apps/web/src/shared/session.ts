@@ -11,10 +11,13 @@ export const guestUser: AuthUser = {
   authenticated: false,
   id: null,
   name: '',
+  first_name: '',
+  last_name: '',
   email: '',
   role: null,
   roles_ru: '',
   permissions: [],
+  must_change_password: false,
 };
 
 /** A user from an answer (check-auth, sign-in); anything but an authenticated user is a guest. */
@@ -25,6 +28,10 @@ export function toUser(data: unknown): AuthUser {
   return {
     ...user,
     name: typeof user.name === 'string' ? user.name : '',
+    first_name: typeof user.first_name === 'string' ? user.first_name : '',
+    last_name: typeof user.last_name === 'string' ? user.last_name : '',
+    // Only an explicit true asks for the own password: the server refuses the calls anyway.
+    must_change_password: user.must_change_password === true,
     roles_ru: typeof user.roles_ru === 'string' ? user.roles_ru : '',
     permissions: Array.isArray(user.permissions) ? user.permissions : [],
   };

@@ -4,20 +4,26 @@ export const adminUser: AuthUser = {
   authenticated: true,
   id: 1,
   name: 'Петрова Мария Сергеевна',
+  first_name: 'Мария',
+  last_name: 'Петрова',
   email: 'petrova@company.ru',
   role: 'admin',
   roles_ru: 'Администратор',
   permissions: ['learning', 'profile', 'settings.manage'],
+  must_change_password: false,
 };
 
 export const learnerUser: AuthUser = {
   authenticated: true,
   id: 7,
   name: 'Смирнов Алексей',
+  first_name: 'Алексей',
+  last_name: 'Смирнов',
   email: 'learner@company.ru',
   role: 'learner',
   roles_ru: 'Ученик',
   permissions: ['learning', 'profile'],
+  must_change_password: false,
 };
 
 /** A course card as the home list and the catalogue send it: no counts, deadline or progress. */

@@ -41,10 +41,13 @@ describe(`sign-in and sessions (${dialectName})`, () => {
         authenticated: true,
         id: user.id,
         name: 'Смирнова Анна',
+        first_name: 'Анна',
+        last_name: 'Смирнова',
         email: user.email,
         role: 'manager',
         roles_ru: 'Руководитель',
         permissions: ['learning', 'profile', 'analytics.view'],
+        must_change_password: false,
       },
     });
     const me = await client.get('/api/check-auth');

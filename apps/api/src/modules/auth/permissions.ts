@@ -7,15 +7,29 @@ export const fullName = (u: { first_name: string; last_name: string }): string =
 
 export function toAuthUser(user: SessionUser | null): AuthUser {
   if (!user) {
-    return { authenticated: false, id: null, name: '', email: '', role: null, roles_ru: '', permissions: [] };
+    return {
+      authenticated: false,
+      id: null,
+      name: '',
+      first_name: '',
+      last_name: '',
+      email: '',
+      role: null,
+      roles_ru: '',
+      permissions: [],
+      must_change_password: false,
+    };
   }
   return {
     authenticated: true,
     id: user.id,
     name: fullName(user),
+    first_name: user.first_name,
+    last_name: user.last_name,
     email: user.email,
     role: user.role,
     roles_ru: user.role_name || roleLabels[user.role],
     permissions: [...ROLE_PERMISSIONS[user.role]],
+    must_change_password: user.must_change_password,
   };
 }

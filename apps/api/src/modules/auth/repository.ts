@@ -26,6 +26,7 @@ export class AuthRepository {
         'users.last_name',
         'users.department_id',
         'users.password_hash',
+        'users.must_change_password',
         'roles.code as role',
         'roles.name as role_name',
       ])

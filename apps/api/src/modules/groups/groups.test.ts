@@ -43,8 +43,8 @@ describe(`settings: study groups (${dialectName})`, () => {
         id,
         name: 'Новички',
         users: [
-          { id: boris.id, name: 'Авдеев Борис' },
-          { id: anna.id, name: 'Белова Анна' },
+          { id: boris.id, name: 'Авдеев Борис', first_name: 'Борис', last_name: 'Авдеев' },
+          { id: anna.id, name: 'Белова Анна', first_name: 'Анна', last_name: 'Белова' },
         ],
         course_ids: [course],
       },

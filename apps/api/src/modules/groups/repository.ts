@@ -4,7 +4,7 @@ import { fullName } from '../auth/permissions.js';
 export interface GroupRecord {
   id: number;
   name: string;
-  users: { id: number; name: string }[];
+  users: { id: number; name: string; first_name: string; last_name: string }[];
   course_ids: number[];
 }
 
@@ -46,7 +46,9 @@ export class GroupsRepository {
     ]);
     return groups.map((g) => ({
       ...g,
-      users: members.filter((m) => m.group_id === g.id).map((m) => ({ id: m.id, name: fullName(m) })),
+      users: members
+        .filter((m) => m.group_id === g.id)
+        .map((m) => ({ id: m.id, name: fullName(m), first_name: m.first_name, last_name: m.last_name })),
       course_ids: courses.filter((c) => c.group_id === g.id).map((c) => c.course_id),
     }));
   }

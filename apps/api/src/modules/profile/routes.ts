@@ -5,6 +5,7 @@ import {
   profilePreferencesRequest,
   profilePreferencesResponse,
   profileResponse,
+  setPasswordRequest,
   successResponse,
 } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -43,6 +44,26 @@ export const profileRoutes =
         const session = await request.currentSession();
         if (!session) throw unauthorized();
         await profile.changePassword(session.user, session.sessionId, request.body);
+        return { result: { success: true as const, message: P.changed } };
+      },
+    );
+
+    app.post(
+      '/api/profile/set-password',
+      {
+        // The one call open while the password is one an administrator mailed (security.ts).
+        config: { access: 'authenticated', name: 'api.profile.set-password', beforeOwnPassword: true },
+        schema: {
+          tags,
+          summary: 'The own password instead of one an administrator mailed (check-auth: must_change_password)',
+          body: setPasswordRequest,
+          response: { 200: successResponse, 401: errorResponse, 422: errorResponse, 429: errorResponse },
+        },
+      },
+      async (request) => {
+        const session = await request.currentSession();
+        if (!session) throw unauthorized();
+        await profile.setOwnPassword(session.user, session.sessionId, request.body);
         return { result: { success: true as const, message: P.changed } };
       },
     );

@@ -1,6 +1,6 @@
 import {
   DIGEST_NOT_FOR_ROLE,
-  PASSWORD_MIN,
+  newPasswordProblem,
   PROFILE_MESSAGES as P,
   type Profile,
   type ProfilePreferences,
@@ -73,14 +73,7 @@ export class ProfileService {
     if ((await this.limiter.count(key, this.clock.now(), MINUTE)) >= WRONG_OLD_PER_MINUTE) {
       throw tooManyRequests(P.tooMany);
     }
-    if (input.new_password !== input.new_password_confirmation) {
-      throw unprocessable(P.mismatch, { new_password_confirmation: [P.mismatch] });
-    }
-    if (input.new_password.length < PASSWORD_MIN) throw unprocessable(P.tooShort, { new_password: [P.tooShort] });
-    const login = user.email.toLowerCase();
-    if (input.new_password.toLowerCase() === login || input.new_password.toLowerCase() === login.split('@')[0]) {
-      throw unprocessable(P.sameAsLogin, { new_password: [P.sameAsLogin] });
-    }
+    checkNewPassword(input, user.email);
     const stored = await this.users.passwordHash(user.id);
     if (!stored) throw notFound();
     const right = await passwordGate.run(() => verifyPassword(stored, input.old_password), PASSWORD_GATE_BUSY);
@@ -90,7 +83,35 @@ export class ProfileService {
     }
     if (input.new_password === input.old_password) throw unprocessable(P.sameAsOld, { new_password: [P.sameAsOld] });
     const hash = await passwordGate.run(() => hashPassword(input.new_password), PASSWORD_GATE_BUSY);
-    await this.credentials.replacePassword(user.id, hash, { keepSessionId: sessionId });
+    await this.credentials.replacePassword(user.id, hash, { keepSessionId: sessionId, mailedByAdmin: false });
     await this.limiter.reset(key);
   }
+
+  /**
+   * The user's own password instead of the one an administrator mailed (`must_change_password`), by
+   * the same rules as a change, and different from the mailed one. The old one is not asked for:
+   * the user has just signed in with it. Refused once the password is the user's own (the profile
+   * changes it then, with the old one). Every other session ends, as with a change.
+   */
+  async setOwnPassword(
+    user: { id: number; email: string; must_change_password: boolean },
+    sessionId: number,
+    input: { new_password: string; new_password_confirmation: string },
+  ): Promise<void> {
+    if (!user.must_change_password) throw unprocessable(P.alreadySet);
+    checkNewPassword(input, user.email);
+    const stored = await this.users.passwordHash(user.id);
+    if (!stored) throw notFound();
+    if (await passwordGate.run(() => verifyPassword(stored, input.new_password), PASSWORD_GATE_BUSY)) {
+      throw unprocessable(P.sameAsOld, { new_password: [P.sameAsOld] });
+    }
+    const hash = await passwordGate.run(() => hashPassword(input.new_password), PASSWORD_GATE_BUSY);
+    await this.credentials.replacePassword(user.id, hash, { keepSessionId: sessionId, mailedByAdmin: false });
+  }
+}
+
+/** The shared rules of a new password (contract `newPasswordProblem`) as a 422 on the field at fault. */
+function checkNewPassword(input: { new_password: string; new_password_confirmation: string }, login: string): void {
+  const problem = newPasswordProblem(input, login);
+  if (problem) throw unprocessable(problem.message, { [problem.field]: [problem.message] });
 }

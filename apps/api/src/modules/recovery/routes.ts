@@ -1,11 +1,13 @@
 import { errorResponse, pinRequest, recoveryRequest, successResponse } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.js';
+import { siteAddress } from '../../platform/security.js';
 import { RECOVERY_MESSAGES, type RecoveryService } from './service.js';
 
 const responses = { 200: successResponse, 422: errorResponse, 429: errorResponse };
 
 export const recoveryRoutes =
-  (recovery: RecoveryService): FastifyPluginAsyncZod =>
+  (recovery: RecoveryService, config: Config): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       '/api/password/recovery-request',
@@ -38,7 +40,8 @@ export const recoveryRoutes =
         schema: { tags: ['recovery'], summary: 'Reset the password by code', body: pinRequest, response: responses },
       },
       async (request) => {
-        await recovery.resetByPin(request.body.email, request.body.pin_code, request.ip.slice(0, 64));
+        const { email, pin_code } = request.body;
+        await recovery.resetByPin(email, pin_code, request.ip.slice(0, 64), siteAddress(config, request));
         return { result: { success: true as const, message: RECOVERY_MESSAGES.reset } };
       },
     );

@@ -105,8 +105,12 @@ export class RecoveryService {
     throw unprocessable(failures >= MAX_PIN_FAILURES ? RECOVERY_MESSAGES.deadCode : RECOVERY_MESSAGES.wrongCode);
   }
 
-  /** Uses the code: a new random password is set, mailed, and every session of the user ends. */
-  async resetByPin(email: string, pin: string, ip: string): Promise<void> {
+  /**
+   * Uses the code: a new random password is set, mailed with the sign-in link (`site`), and every
+   * session of the user ends. The user asked for it and proved the mailbox is theirs: it is not an
+   * administrator's password, so sign-in does not ask for another one.
+   */
+  async resetByPin(email: string, pin: string, ip: string, site: string): Promise<void> {
     const { userId, pinId, email: address } = await this.check(email, pin, ip);
     const password = generatePassword(14);
     // Hashing shares the process's bound with sign-in checks; when busy the code stays usable.
@@ -114,12 +118,12 @@ export class RecoveryService {
     // The code is used once, with the new password and the end of every session, atomically.
     const ok = await this.uow.run(async () => {
       if (!(await this.repo.consumePin(pinId, iso(this.clock.now())))) return false;
-      await this.credentials.replacePassword(userId, passwordHash);
+      await this.credentials.replacePassword(userId, passwordHash, { mailedByAdmin: false });
       return true;
     });
     if (!ok) throw unprocessable(RECOVERY_MESSAGES.wrongCode);
     this.mailer.send({
-      ...newPasswordMail(this.mail, address, address, password),
+      ...newPasswordMail(this.mail, address, { login: address, password, site, ownPasswordNext: false }),
       audit: { kind: 'new_password', user_id: userId, course_id: null },
     });
   }

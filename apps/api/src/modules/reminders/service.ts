@@ -213,6 +213,8 @@ export class RemindersService {
         role: r.role_code as SessionUser['role'],
         role_name: r.role_name,
         department_id: r.department_id,
+        // Only the analytics scope is read from it, not a session's rights.
+        must_change_password: false,
       })),
     );
     const worthSending = (id: number) => {

@@ -329,6 +329,7 @@ export class UsersRepository {
     return (await this.db.selectFrom('departments').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 
+  /** A new account with the password the administrator has mailed: the user sets their own at sign-in. */
   async insert(input: UserInput, passwordHash: string, now: string): Promise<number> {
     const row = await this.db
       .insertInto('users')
@@ -336,6 +337,7 @@ export class UsersRepository {
         ...input,
         email: input.email.toLowerCase(),
         password_hash: passwordHash,
+        must_change_password: true,
         department_assigned_at: now,
         created_at: now,
         updated_at: now,
@@ -381,10 +383,10 @@ export class UsersRepository {
     return row?.password_hash;
   }
 
-  async setPasswordHash(id: number, passwordHash: string, now: string): Promise<void> {
+  async setPasswordHash(id: number, passwordHash: string, mustChange: boolean, now: string): Promise<void> {
     await this.db
       .updateTable('users')
-      .set({ password_hash: passwordHash, updated_at: now })
+      .set({ password_hash: passwordHash, must_change_password: mustChange, updated_at: now })
       .where('id', '=', id)
       .execute();
   }

@@ -13,6 +13,8 @@ import {
   userCoursesResponse,
 } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.js';
+import { siteAddress } from '../../platform/security.js';
 import { sendJsonText } from '../../platform/sendJsonText.js';
 import { USER_MESSAGES, type UsersService } from './service.js';
 
@@ -20,7 +22,7 @@ const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 422
 const access = { access: 'settings.manage' } as const;
 
 export const usersRoutes =
-  (users: UsersService): FastifyPluginAsyncZod =>
+  (users: UsersService, config: Config): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/admin/users',
@@ -55,7 +57,7 @@ export const usersRoutes =
         },
       },
       async (request, reply) => {
-        const { id, name } = await users.create(request.body);
+        const { id, name } = await users.create(request.body, siteAddress(config, request));
         return reply
           .code(201)
           .send({ result: { success: true as const, message: `Пользователь ${name} успешно добавлен` }, data: { id } });
@@ -109,7 +111,7 @@ export const usersRoutes =
         schema: { tags: ['settings'], params: idParam, response: { 200: successResponse, ...errors } },
       },
       async (request) => {
-        await users.resetPassword(request.params.id);
+        await users.resetPassword(request.params.id, siteAddress(config, request));
         return { result: { success: true as const, message: USER_MESSAGES.passwordReset } };
       },
     );

@@ -106,8 +106,11 @@ export class UsersService {
     };
   }
 
-  /** Creates the employee with a random password and mails the login and password to them. */
-  async create(fields: UserFields & { course_ids: number[] }): Promise<{ id: number; name: string }> {
+  /**
+   * Creates the employee with a random password and mails the login, the password and the sign-in
+   * link (`site`, the platform's address) to them; they set their own at the first sign-in.
+   */
+  async create(fields: UserFields & { course_ids: number[] }, site: string): Promise<{ id: number; name: string }> {
     const password = generatePassword(14);
     const passwordHash = await hashPassword(password);
     const { id, input } = await this.uow.run(async () => {
@@ -121,7 +124,12 @@ export class UsersService {
     });
     const name = fullName(input);
     this.mailer.send({
-      ...welcomeMail(this.mail, input.email, `${input.first_name} ${input.last_name}`, input.email, password),
+      ...welcomeMail(this.mail, input.email, `${input.first_name} ${input.last_name}`, {
+        login: input.email,
+        password,
+        site,
+        ownPasswordNext: true,
+      }),
       audit: { kind: 'new_user_password', user_id: id, course_id: null },
     });
     return { id, name };
@@ -169,14 +177,14 @@ export class UsersService {
     });
   }
 
-  /** A new random password, mailed; every session of the user ends. */
-  async resetPassword(id: number): Promise<void> {
+  /** A new random password, mailed with the sign-in link; every session of the user ends. */
+  async resetPassword(id: number, site: string): Promise<void> {
     const user = await this.repo.find(id);
     if (!user) throw notFound(USER_MESSAGES.notFound);
     const password = generatePassword(14);
-    await this.credentials.replacePassword(id, await hashPassword(password));
+    await this.credentials.replacePassword(id, await hashPassword(password), { mailedByAdmin: true });
     this.mailer.send({
-      ...newPasswordMail(this.mail, user.email, user.email, password),
+      ...newPasswordMail(this.mail, user.email, { login: user.email, password, site, ownPasswordNext: true }),
       audit: { kind: 'new_password', user_id: id, course_id: null },
     });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { teamDigestMail } from './templates.js';
+import { newPasswordMail, teamDigestMail, welcomeMail } from './templates.js';
 
 const ctx = { companyName: 'Ромашка', publicUrl: 'https://lms.example.com' };
 const line = (name: string, day: number) => ({
@@ -36,5 +36,34 @@ describe('the weekly digest mail', () => {
     expect(mail.text).toContain('сотрудников вашего отдела');
     expect(mail.text).toContain('Почти просрочено:');
     expect(mail.text).not.toContain('ещё');
+  });
+});
+
+describe('the mails with a password', () => {
+  const account = {
+    login: 'anna@example.com',
+    password: 'Xy7-secret',
+    site: 'https://lms.example.com/',
+    ownPasswordNext: true,
+  };
+
+  it('the welcome mail: login, password, the sign-in link and what the first sign-in asks', () => {
+    const mail = welcomeMail(ctx, 'anna@example.com', 'Анна Смирнова', account);
+    expect(mail.text).toContain('Логин: anna@example.com');
+    expect(mail.text).toContain('Пароль: Xy7-secret');
+    expect(mail.text).toContain('При первом входе платформа попросит придумать собственный пароль.');
+    expect(mail.text).toContain('Войти на платформу:\n\nhttps://lms.example.com/login');
+    expect(mail.html).toContain('<a href="https://lms.example.com/login">');
+  });
+
+  it('a new password: by an admin asks for an own one, by the recovery code only recommends it', () => {
+    const byAdmin = newPasswordMail(ctx, 'anna@example.com', account);
+    expect(byAdmin.text).toContain('Логин: anna@example.com');
+    expect(byAdmin.text).toContain('Новый пароль: Xy7-secret');
+    expect(byAdmin.text).toContain('При входе платформа попросит придумать собственный пароль.');
+    expect(byAdmin.text).toContain('https://lms.example.com/login');
+    const byCode = newPasswordMail(ctx, 'anna@example.com', { ...account, ownPasswordNext: false });
+    expect(byCode.text).toContain('Рекомендуем сменить пароль в профиле после входа.');
+    expect(byCode.text).not.toContain('попросит');
   });
 });

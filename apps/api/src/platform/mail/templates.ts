@@ -47,23 +47,56 @@ export function recoveryCodeMail(ctx: MailContext, to: string, code: string): Ma
   return { to, subject: `${ctx.companyName}: код для восстановления пароля`, html, text };
 }
 
-export function newPasswordMail(ctx: MailContext, to: string, login: string, password: string): MailMessage {
-  const { html, text } = layout(ctx, 'Ваш новый пароль', [
-    'Пароль от вашей учётной записи изменён. Все прежние сеансы завершены.',
-    `Логин: ${login}`,
-    `Новый пароль: ${password}`,
-    'Рекомендуем сменить пароль в профиле после входа.',
-  ]);
+/** What a mail with a password says about the account: its login, where to sign in, what comes next. */
+export interface MailedAccount {
+  login: string;
+  password: string;
+  /** The platform's address (PUBLIC_URL, else the one the request came to); the link is its /login. */
+  site: string;
+  /** An administrator mailed it: at sign-in the user is asked for their own (security.ts). */
+  ownPasswordNext: boolean;
+}
+
+const signInUrl = (site: string): string => `${site.replace(/\/+$/, '')}/login`;
+const SIGN_IN = 'Войти на платформу:';
+
+/** A new password after an admin reset or a reset by the recovery code. */
+export function newPasswordMail(ctx: MailContext, to: string, account: MailedAccount): MailMessage {
+  const { html, text } = layout(
+    ctx,
+    'Ваш новый пароль',
+    [
+      'Пароль от вашей учётной записи изменён. Все прежние сеансы завершены.',
+      `Логин: ${account.login}`,
+      `Новый пароль: ${account.password}`,
+      account.ownPasswordNext
+        ? 'При входе платформа попросит придумать собственный пароль.'
+        : 'Рекомендуем сменить пароль в профиле после входа.',
+      SIGN_IN,
+    ],
+    undefined,
+    signInUrl(account.site),
+  );
   return { to, subject: `${ctx.companyName}: новый пароль`, html, text };
 }
 
-export function welcomeMail(ctx: MailContext, to: string, name: string, login: string, password: string): MailMessage {
-  const { html, text } = layout(ctx, 'Добро пожаловать на платформу обучения', [
-    `${name}, для вас создана учётная запись на платформе обучения.`,
-    `Логин: ${login}`,
-    `Пароль: ${password}`,
-    'Рекомендуем сменить пароль в профиле после первого входа.',
-  ]);
+/** The account an administrator created: login, password and where to sign in. */
+export function welcomeMail(ctx: MailContext, to: string, name: string, account: MailedAccount): MailMessage {
+  const { html, text } = layout(
+    ctx,
+    'Добро пожаловать на платформу обучения',
+    [
+      `${name}, для вас создана учётная запись на платформе обучения.`,
+      `Логин: ${account.login}`,
+      `Пароль: ${account.password}`,
+      account.ownPasswordNext
+        ? 'При первом входе платформа попросит придумать собственный пароль.'
+        : 'Рекомендуем сменить пароль в профиле после первого входа.',
+      SIGN_IN,
+    ],
+    undefined,
+    signInUrl(account.site),
+  );
   return { to, subject: `${ctx.companyName}: доступ к платформе обучения`, html, text };
 }
 

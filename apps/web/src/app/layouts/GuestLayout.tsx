@@ -1,21 +1,15 @@
-import { Box } from '@mantine/core';
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { FullPageLoader } from '../../shared/FullPageLoader';
+import { GuestBackdrop } from '../../shared/GuestCard';
 
 /** Public pages (sign-in, recovery): a card centred on a light grey page. */
 export default function GuestLayout() {
   return (
-    <Box
-      component="main"
-      bg="gray.0"
-      mih="100dvh"
-      p="md"
-      style={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}
-    >
+    <GuestBackdrop>
       <Suspense fallback={<FullPageLoader />}>
         <Outlet />
       </Suspense>
-    </Box>
+    </GuestBackdrop>
   );
 }

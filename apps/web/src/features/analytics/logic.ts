@@ -1,4 +1,4 @@
-import type { AnalyticsEmployee, AuthUser, EmployeeCourseDetail } from '@lms/contract';
+import { initials, type AnalyticsEmployee, type AuthUser, type EmployeeCourseDetail } from '@lms/contract';
 import { formatRelativeTime } from '../../lib/relativeTime';
 import { normalizeQuery, textMatches } from '../../lib/search';
 import { T } from './texts';
@@ -78,13 +78,9 @@ export function lastActivityText(value: string | null | undefined, now: Date = n
   return formatRelativeTime(value, now);
 }
 
-/** Initials from the first letters of the first and last name (the list view's avatar). */
+/** The avatar's initials (spec 03 §2.1), by the one rule of every screen (contract `initials`). */
 export function employeeInitials(e: { first_name: string; last_name: string; name: string }): string {
-  const first = Array.from(e.first_name.trim())[0] ?? '';
-  const last = Array.from(e.last_name.trim())[0] ?? '';
-  const letters = `${first}${last}`;
-  if (letters) return letters.toLocaleUpperCase('ru-RU');
-  return (Array.from(e.name.trim())[0] ?? '').toLocaleUpperCase('ru-RU');
+  return initials(e, e.name);
 }
 
 const dateFormat = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });

@@ -14,6 +14,9 @@ const author: AuthUser = {
   authenticated: true,
   id: 2,
   name: 'Васильева Елена',
+  first_name: 'Елена',
+  last_name: 'Васильева',
+  must_change_password: false,
   email: 'author@company.ru',
   role: 'author',
   roles_ru: 'Автор курсов',
@@ -140,6 +143,29 @@ describe('ConstructorPage', { timeout: 20_000 }, () => {
     const { requests } = setup('/management/constructor/7', { user: manager });
     expect(await screen.findByRole('heading', { name: 'Доступ запрещен' })).toBeInTheDocument();
     expect(requests.filter((r) => r.url.startsWith('/api/courses'))).toEqual([]);
+  });
+
+  it('a missing course: «Курс не найден» once (no toasts), with the way to the list of courses (issue 30)', async () => {
+    const gone = { status: 404, data: { result: { success: false, message: 'Курс не найден' } } };
+    setup('/management/constructor/7', { routes: { 'GET /api/courses/7': gone, 'GET /api/courses/7/modules': gone } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Курс не найден' })).toBeInTheDocument();
+    expect(screen.getAllByText(/Курс не найден/)).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Повторить' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'К списку курсов' })).toHaveAttribute('href', '/management');
+  });
+
+  it('a missing lesson: «Урок не найден» once in the lesson pane, with the way back to the course', async () => {
+    setup('/management/constructor/7/99', {
+      routes: {
+        'GET /api/courses/7/lessons/99': {
+          status: 404,
+          data: { result: { success: false, message: 'Урок не найден' } },
+        },
+      },
+    });
+    expect(await screen.findByRole('heading', { name: 'Урок не найден' })).toBeInTheDocument();
+    expect(screen.getAllByText(/Урок не найден/)).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'К курсу' })).toHaveAttribute('href', '/management/constructor/7');
   });
 
   it('shows «Загрузка...», then replaces the address with the first lesson of the first module', async () => {

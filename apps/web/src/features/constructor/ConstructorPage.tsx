@@ -1,31 +1,21 @@
 import { Anchor, Grid, Paper, Stack } from '@mantine/core';
 import { IconFileText } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { Link } from '../../shared/Link';
-import { messageOr } from '../../lib/errors';
+import { isNotFound } from '../../lib/errors';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
 import { LoadErrorNotice, LoadingStatus, Notice } from '../../shared/ListStates';
 import { useSession } from '../../shared/session';
-import { toastError } from '../../shared/toast';
 import { CourseHeader } from './CourseHeader';
 import { EditableName } from './EditableName';
 import { LessonEditor } from './LessonEditor';
+import { MissingCourse, MissingItem, useLoadErrorToast } from './loadErrors';
 import { canUseConstructor, findItem, firstLessonId } from './logic';
 import { ModulePanel, type LessonSaveControl } from './ModulePanel';
 import { useCourse, useLesson, useModules } from './queries';
 import { ConstructorBreadcrumbs, type ConstructorPlace } from './ConstructorBreadcrumbs';
 import { T } from './texts';
-
-/**
- * Shows a load error as a toast once per failure, the server's message when it sent one (spec 03
- * §8); the screen shows the default text in place as well.
- */
-function useErrorToast(error: unknown, updatedAt: number, fallback: string, id: string) {
-  useEffect(() => {
-    if (error) toastError(messageOr(error, fallback), id);
-  }, [error, updatedAt, fallback, id]);
-}
 
 function parseId(raw: string | undefined): number | null {
   if (raw === undefined || !/^\d+$/.test(raw)) return null;
@@ -63,9 +53,11 @@ function Constructor({ courseId, lessonId }: { courseId: number; lessonId: numbe
   const modules = useModules(courseId);
   const [lessonSave, setLessonSave] = useState<LessonSaveControl | null>(null);
 
-  useErrorToast(course.error, course.errorUpdatedAt, T.courseLoadError, 'constructor-course-error');
-  useErrorToast(modules.error, modules.errorUpdatedAt, T.modulesLoadError, 'constructor-modules-error');
+  useLoadErrorToast(course.error, course.errorUpdatedAt, T.courseLoadError, 'constructor-course-error');
+  useLoadErrorToast(modules.error, modules.errorUpdatedAt, T.modulesLoadError, 'constructor-modules-error');
 
+  const missing = [course.error, modules.error].find(isNotFound);
+  if (missing) return <MissingCourse error={missing} />;
   if (course.isPending || modules.isPending) return <LoadingStatus text={T.loading} />;
   if (course.isError) {
     return (
@@ -137,7 +129,7 @@ function LessonPane({
   onSaveControl: (control: LessonSaveControl | null) => void;
 }) {
   const lesson = useLesson(courseId, lessonId);
-  useErrorToast(lesson.error, lesson.errorUpdatedAt, T.lessonLoadError, 'constructor-lesson-error');
+  useLoadErrorToast(lesson.error, lesson.errorUpdatedAt, T.lessonLoadError, 'constructor-lesson-error');
 
   if (lesson.isPending) {
     return (
@@ -155,6 +147,8 @@ function LessonPane({
       </Paper>
     );
   }
+  if (isNotFound(lesson.error))
+    return <MissingItem error={lesson.error} fallback={T.lessonMissing} courseId={courseId} />;
   if (lesson.isError) {
     return (
       <LoadErrorNotice

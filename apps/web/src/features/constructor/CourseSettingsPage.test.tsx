@@ -12,6 +12,9 @@ const author: AuthUser = {
   authenticated: true,
   id: 2,
   name: 'Васильева Елена',
+  first_name: 'Елена',
+  last_name: 'Васильева',
+  must_change_password: false,
   email: 'author@company.ru',
   role: 'author',
   roles_ru: 'Автор курсов',
@@ -70,6 +73,13 @@ function setup(routes: Record<string, MockReply> = {}, user: AuthUser = author) 
 }
 
 describe('CourseSettingsPage', { timeout: 20_000 }, () => {
+  it('a missing course: «Курс не найден» once (no toast), with the way to the list of courses (issue 30)', async () => {
+    setup({ 'GET /api/courses/7': { status: 404, data: { result: { success: false, message: 'Курс не найден' } } } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Курс не найден' })).toBeInTheDocument();
+    expect(screen.getAllByText(/Курс не найден/)).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'К списку курсов' })).toHaveAttribute('href', '/management');
+  });
+
   it('shows «Доступ запрещен» to a learner', async () => {
     setup({}, { ...author, role: 'learner', permissions: ['learning', 'profile'] });
     expect(await screen.findByRole('heading', { name: 'Доступ запрещен' })).toBeInTheDocument();

@@ -17,7 +17,7 @@ import { IconArrowLeft, IconDeviceFloppy, IconFileText } from '@tabler/icons-rea
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { Link } from '../../shared/Link';
-import { messageOr } from '../../lib/errors';
+import { isNotFound, messageOr } from '../../lib/errors';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
 import { LoadErrorNotice, LoadingStatus, Notice } from '../../shared/ListStates';
 import { useSession } from '../../shared/session';
@@ -37,6 +37,7 @@ import {
 } from './courseSettings';
 import { digitsOnly } from './testRules';
 import { ConstructorBreadcrumbs } from './ConstructorBreadcrumbs';
+import { MissingCourse } from './loadErrors';
 import { T } from './texts';
 
 function parseId(raw: string | undefined): number | null {
@@ -79,8 +80,12 @@ export default function CourseSettingsPage() {
 function CourseSettings({ courseId }: { courseId: number }) {
   const course = useCourse(courseId);
   useEffect(() => {
-    if (course.error) toastError(messageOr(course.error, T.courseLoadError), 'constructor-course-error');
+    if (course.error && !isNotFound(course.error)) {
+      toastError(messageOr(course.error, T.courseLoadError), 'constructor-course-error');
+    }
   }, [course.error, course.errorUpdatedAt]);
+
+  if (isNotFound(course.error)) return <MissingCourse error={course.error} />;
 
   let body: ReactNode;
   if (course.isPending) body = <LoadingStatus text={T.loading} />;

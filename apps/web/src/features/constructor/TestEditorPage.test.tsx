@@ -20,6 +20,9 @@ const author: AuthUser = {
   authenticated: true,
   id: 2,
   name: 'Васильева Елена',
+  first_name: 'Елена',
+  last_name: 'Васильева',
+  must_change_password: false,
   email: 'author@company.ru',
   role: 'author',
   roles_ru: 'Автор курсов',
@@ -135,6 +138,34 @@ describe('TestEditorPage', { timeout: 20_000 }, () => {
     const { requests } = setup('/management/constructor/7/test/40', { user: learner });
     expect(await screen.findByRole('heading', { name: 'Доступ запрещен' })).toBeInTheDocument();
     expect(requests.filter((r) => r.url.startsWith('/api/courses') || r.url.startsWith('/api/admin'))).toEqual([]);
+  });
+
+  it('a missing test: «Тест не найден» once (no toasts), with the way back to the course (issue 30)', async () => {
+    const gone = { status: 404, data: { result: { success: false, message: 'Тест не найден' } } };
+    setup('/management/constructor/7/test/40', {
+      routes: { 'GET /api/courses/7/tests/40': gone, 'GET /api/admin/tests/40/questions': gone },
+    });
+    expect(await screen.findByRole('heading', { name: 'Тест не найден' })).toBeInTheDocument();
+    expect(screen.getAllByText(/Тест не найден/)).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'К курсу' })).toHaveAttribute('href', '/management/constructor/7');
+  });
+
+  it('a test of a missing course: «Курс не найден» once, with the way to the list of courses', async () => {
+    const gone = { status: 404, data: { result: { success: false, message: 'Курс не найден' } } };
+    setup('/management/constructor/7/test/40', {
+      routes: {
+        'GET /api/courses/7': gone,
+        'GET /api/courses/7/modules': gone,
+        'GET /api/courses/7/tests/40': gone,
+        'GET /api/admin/tests/40/questions': {
+          status: 404,
+          data: { result: { success: false, message: 'Тест не найден' } },
+        },
+      },
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Курс не найден' })).toBeInTheDocument();
+    expect(screen.getAllByText(/не найден/)).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'К списку курсов' })).toHaveAttribute('href', '/management');
   });
 
   it('loads the test and its questions; a new question starts with 2 answers and the last cannot go', async () => {

@@ -1,10 +1,10 @@
 import type { ConstructorTest, TestQuestion } from '@lms/contract';
 import { Anchor, Badge, Button, Grid, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconChartBar, IconDeviceFloppy, IconFileText, IconPlus, IconSettings, IconTrash } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Link } from '../../shared/Link';
-import { messageOr } from '../../lib/errors';
+import { isNotFound, messageOr } from '../../lib/errors';
 import { moveBy } from '../../lib/reorder';
 import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
 import { LoadErrorNotice, LoadingStatus, Notice } from '../../shared/ListStates';
@@ -16,6 +16,7 @@ import { ConfirmDialog } from './dialogs';
 import { EditableName } from './EditableName';
 import { LEAVE_WITHOUT_ASKING, LeaveGuard } from './LeaveGuard';
 import { canUseConstructor, findItem } from './logic';
+import { MissingCourse, MissingItem, useLoadErrorToast } from './loadErrors';
 import { ModulePanel } from './ModulePanel';
 import { DeletedQuestions, QuestionCard } from './QuestionCard';
 import {
@@ -37,12 +38,6 @@ function parseId(raw: string | undefined): number | null {
   if (raw === undefined || !/^\d+$/.test(raw)) return null;
   const id = Number(raw);
   return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
-
-function useErrorToast(error: unknown, updatedAt: number, fallback: string, id: string) {
-  useEffect(() => {
-    if (error) toastError(messageOr(error, fallback), id);
-  }, [error, updatedAt, fallback, id]);
 }
 
 /**
@@ -76,13 +71,18 @@ function TestScreen({ courseId, testId }: { courseId: number; testId: number }) 
   const test = useTest(courseId, testId);
   const questions = useQuestions(testId);
 
-  useErrorToast(course.error, course.errorUpdatedAt, T.courseLoadError, 'constructor-course-error');
-  useErrorToast(modules.error, modules.errorUpdatedAt, T.modulesLoadError, 'constructor-modules-error');
-  useErrorToast(test.error, test.errorUpdatedAt, T.testLoadError, 'constructor-test-error');
-  useErrorToast(questions.error, questions.errorUpdatedAt, T.testLoadError, 'constructor-questions-error');
+  useLoadErrorToast(course.error, course.errorUpdatedAt, T.courseLoadError, 'constructor-course-error');
+  useLoadErrorToast(modules.error, modules.errorUpdatedAt, T.modulesLoadError, 'constructor-modules-error');
+  useLoadErrorToast(test.error, test.errorUpdatedAt, T.testLoadError, 'constructor-test-error');
+  useLoadErrorToast(questions.error, questions.errorUpdatedAt, T.testLoadError, 'constructor-questions-error');
+
+  const missingCourse = [course.error, modules.error].find(isNotFound);
+  if (missingCourse) return <MissingCourse error={missingCourse} />;
+  const missingTest = [test.error, questions.error].find(isNotFound);
 
   let pane;
-  if (test.isPending || questions.isPending) pane = <LoadingStatus text={T.loading} />;
+  if (missingTest) pane = <MissingItem error={missingTest} fallback={T.testMissing} courseId={courseId} />;
+  else if (test.isPending || questions.isPending) pane = <LoadingStatus text={T.loading} />;
   else if (test.isError || questions.isError) {
     const failed = test.isError ? test : questions;
     pane = (

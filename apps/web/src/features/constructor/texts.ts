@@ -12,6 +12,12 @@ export const T = {
   accessDeniedHint: 'Конструктор курсов доступен только администраторам и авторам курсов.',
   loading: 'Загрузка...',
   retry: 'Повторить',
+  courseMissing: 'Курс не найден',
+  lessonMissing: 'Урок не найден',
+  testMissing: 'Тест не найден',
+  missingHint: 'Возможно, он удалён.',
+  toCourses: 'К списку курсов',
+  toCourse: 'К курсу',
 
   // breadcrumbs
   breadcrumbs: 'Разделы курса',

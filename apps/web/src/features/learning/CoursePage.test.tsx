@@ -156,13 +156,24 @@ describe('course page (spec 02 §2)', () => {
   });
 
   it('says "курс не загружен" when the summary fails', async () => {
-    setup({ course: { status: 404, data: { result: { success: false, message: 'Курс не найден' } } } });
+    setup({ course: { status: 500, data: { result: { success: false, message: 'Ошибка сервера' } } } });
     expect(await screen.findByText('курс не загружен')).toBeInTheDocument();
   });
 
   it('shows "Ошибка: {message}" when the modules fail', async () => {
-    setup({ modules: { status: 404, data: { result: { success: false, message: 'Курс не найден' } } } });
-    expect(await screen.findByText('Ошибка: Курс не найден')).toBeInTheDocument();
+    setup({ modules: { status: 500, data: { result: { success: false, message: 'Ошибка сервера' } } } });
+    expect(await screen.findByText('Ошибка: Ошибка сервера')).toBeInTheDocument();
+  });
+
+  it('a missing course: "Курс не найден" once, with the way home, and nothing of the course page (issue 30)', async () => {
+    const missing = { status: 404, data: { result: { success: false, message: 'Курс не найден' } } };
+    setup({ modules: missing, course: missing });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Курс не найден' })).toBeInTheDocument();
+    expect(screen.getAllByText(/Курс не найден/)).toHaveLength(1);
+    expect(screen.queryByText('курс не загружен')).not.toBeInTheDocument();
+    expect(screen.queryByText('Модули курса')).not.toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Скрыть пройденные лекции' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'На главную' })).toHaveAttribute('href', '/');
   });
 
   it('says so when the course has no published items', async () => {

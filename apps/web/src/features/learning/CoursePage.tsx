@@ -2,13 +2,14 @@ import { Anchor, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core'
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
+import { isNotFound } from '../../lib/errors';
 import { Link } from '../../shared/Link';
 import { CourseSummaryCard } from './CourseSummaryCard';
 import { firstOpenItem, hideCompleted } from './logic';
 import { ModuleList } from './ModuleList';
 import { parseId } from './params';
 import { useCourseSummary, useModules } from './queries';
-import { Loading, LoadError } from './states';
+import { Loading, LoadError, Missing } from './states';
 import { LEARNING_TEXTS as T } from './texts';
 
 /** Course page /courses/{id} (spec 02 §2): summary, hide-completed switch and the module accordion. */
@@ -24,6 +25,9 @@ export default function CoursePage() {
   const current = useMemo(() => firstOpenItem(all), [all]);
 
   if (courseId === null) return <Text c="red">{T.courseIdMissing}</Text>;
+  // A missing course: said once, in place of the whole page (issue 30).
+  const missing = [modules.error, course.error].find(isNotFound);
+  if (missing) return <Missing error={missing} fallback={T.courseMissing} courseId={null} />;
 
   return (
     <Stack gap="lg" maw={960}>

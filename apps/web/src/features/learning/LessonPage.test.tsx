@@ -130,13 +130,38 @@ describe('lesson page (spec 02 §2, §4)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Содержание' })).not.toBeInTheDocument());
   });
 
-  it('shows "Ошибка: {message}" when the lesson fails to load', async () => {
+  it('a missing lesson: "Урок не найден" once, with the way back to the course (issue 30)', async () => {
     setup({
       'GET /api/courses/5/lessons/22/contents': {
         status: 404,
         data: { result: { success: false, message: 'Урок не найден' } },
       },
     });
-    expect(await screen.findByText('Ошибка: Урок не найден')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Урок не найден' })).toBeInTheDocument();
+    expect(screen.getAllByText(/не найден/)).toHaveLength(1);
+    expect(screen.getAllByRole('link', { name: 'К курсу' }).map((a) => a.getAttribute('href'))).toContain('/courses/5');
+  });
+
+  it('a lesson of a missing course: "Курс не найден" once, with the way home (issue 30)', async () => {
+    setup({
+      'GET /api/courses/5/lessons/22/contents': {
+        status: 404,
+        data: { result: { success: false, message: 'Курс не найден' } },
+      },
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Курс не найден' })).toBeInTheDocument();
+    expect(screen.getAllByText(/Курс не найден/)).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'На главную' })).toHaveAttribute('href', '/');
+    expect(screen.queryByRole('link', { name: 'К курсу' })).not.toBeInTheDocument();
+  });
+
+  it('shows "Ошибка: {message}" when the lesson fails to load otherwise', async () => {
+    setup({
+      'GET /api/courses/5/lessons/22/contents': {
+        status: 500,
+        data: { result: { success: false, message: 'Ошибка сервера' } },
+      },
+    });
+    expect(await screen.findByText('Ошибка: Ошибка сервера')).toBeInTheDocument();
   });
 });

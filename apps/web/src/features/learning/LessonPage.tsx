@@ -2,6 +2,7 @@ import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { isNotFound } from '../../lib/errors';
 import { Link } from '../../shared/Link';
 import { AppModal } from '../../shared/AppModal';
 import { toastError, toastSuccess } from '../../shared/toast';
@@ -11,7 +12,7 @@ import { LessonBlocks } from './LessonBlocks';
 import { LessonFooter } from './LessonFooter';
 import { parseId } from './params';
 import { useLessonContents, useLessonProgress } from './queries';
-import { Loading, LoadError } from './states';
+import { Loading, LoadError, Missing } from './states';
 import { LEARNING_TEXTS as T } from './texts';
 
 interface LessonViewProps {
@@ -90,6 +91,8 @@ function LessonView({ courseId, lessonId }: LessonViewProps) {
       onContents={() => setContentsOpen(true)}
     />
   ) : null;
+
+  if (isNotFound(lesson.error)) return <Missing error={lesson.error} fallback={T.lessonMissing} courseId={courseId} />;
 
   return (
     <Stack gap="lg" maw={960}>

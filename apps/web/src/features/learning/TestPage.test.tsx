@@ -99,11 +99,24 @@ describe('test introduction (spec 02 §2)', () => {
     setup(
       {},
       {
-        'GET /api/courses/5/tests/23': { status: 404, data: { result: { success: false, message: 'Тест не найден' } } },
+        'GET /api/courses/5/tests/23': { status: 500, data: { result: { success: false, message: 'Ошибка сервера' } } },
       },
     );
     expect(await screen.findByText('Ошибка при загрузке теста')).toBeInTheDocument();
-    expect(screen.getByText('Ошибка: Тест не найден')).toBeInTheDocument();
+    expect(screen.getByText('Ошибка: Ошибка сервера')).toBeInTheDocument();
+  });
+
+  it('a missing test: "Тест не найден" once, no toast, with the way back to the course (issue 30)', async () => {
+    setup(
+      {},
+      {
+        'GET /api/courses/5/tests/23': { status: 404, data: { result: { success: false, message: 'Тест не найден' } } },
+      },
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Тест не найден' })).toBeInTheDocument();
+    expect(screen.getAllByText(/не найден/)).toHaveLength(1);
+    expect(screen.queryByText('Ошибка при загрузке теста')).not.toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'К курсу' }).map((a) => a.getAttribute('href'))).toContain('/courses/5');
   });
 
   it('toasts a refused start with the block (for ever, or the wait)', async () => {

@@ -4,12 +4,13 @@ import type { AttemptView } from '@lms/contract';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Link } from '../../shared/Link';
+import { isNotFound } from '../../lib/errors';
 import { toastError, toastSuccess } from '../../shared/toast';
 import { ContentsDrawer } from './ContentsDrawer';
 import { ItemNav } from './ItemNav';
 import { parseId } from './params';
 import { blockedUntilOf, useStartAttempt, useTest, type LearnerTestAnswer } from './queries';
-import { Loading, LoadError } from './states';
+import { Loading, LoadError, Missing } from './states';
 import { TIMEOUT_REDIRECT_MS, deadlineOnDevice, readStoredAttempt, startErrorText, storeAttempt } from './testLogic';
 import { TestIntro } from './TestIntro';
 import { TestTaking } from './TestTaking';
@@ -41,8 +42,9 @@ function TestView({ courseId, testId }: TestIds) {
   }, [timedOut, navigate, coursePath]);
 
   useEffect(() => {
-    if (test.isError) toastError(T.loadError);
-  }, [test.isError]);
+    // A missing test is said on the page itself, once.
+    if (test.isError && !isNotFound(test.error)) toastError(T.loadError);
+  }, [test.isError, test.error]);
 
   // An attempt kept in this browser and still open is continued with no start call (spec 02 §4).
   useEffect(() => {
@@ -112,6 +114,8 @@ function TestView({ courseId, testId }: TestIds) {
   else {
     body = <TestIntro data={test.data} starting={start.isPending} onStart={onStart} />;
   }
+
+  if (isNotFound(test.error)) return <Missing error={test.error} fallback={L.testMissing} courseId={courseId} />;
 
   return (
     <Stack gap="lg" maw={960}>

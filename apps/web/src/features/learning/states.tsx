@@ -1,6 +1,8 @@
+import { LEARNING_MESSAGES } from '@lms/contract';
 import { Alert, Group, Loader, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { serverMessage } from '../../lib/errors';
+import { MissingNotice } from '../../shared/ListStates';
 import { LEARNING_TEXTS as T } from './texts';
 
 /** 'Загрузка...' with a spinner. */
@@ -25,4 +27,16 @@ export function LoadError({ error }: { error: unknown }) {
       {T.error(errorText(error))}
     </Alert>
   );
+}
+
+/**
+ * A missing course, lesson or test (a 404) in place of the whole page (issue 30): the server's words
+ * ('Курс не найден', 'Урок не найден', 'Тест не найден') once, and the way back — to the course,
+ * or home when the course itself is missing.
+ */
+export function Missing({ error, fallback, courseId }: { error: unknown; fallback: string; courseId: number | null }) {
+  const title = serverMessage(error) ?? fallback;
+  const courseGone = courseId === null || title === LEARNING_MESSAGES.courseNotFound;
+  const back = courseGone ? { to: '/', label: T.back } : { to: `/courses/${courseId}`, label: T.toCourse };
+  return <MissingNotice title={title} hint={T.missingHint} back={back} />;
 }

@@ -1,4 +1,4 @@
-import type { Profile, ProfilePreferencesChange } from '@lms/contract';
+import { initials, type Profile, type ProfilePreferencesChange } from '@lms/contract';
 import {
   Avatar,
   Box,
@@ -6,7 +6,6 @@ import {
   Divider,
   Group,
   Paper,
-  PasswordInput,
   SimpleGrid,
   Stack,
   Switch,
@@ -18,8 +17,8 @@ import { useDocumentTitle } from '@mantine/hooks';
 import { IconLock, IconMail } from '@tabler/icons-react';
 import { useId, useState, type FormEvent } from 'react';
 import { messageOr } from '../../lib/errors';
-import { initials } from '../../lib/initials';
 import { LoadErrorNotice, LoadingStatus } from '../../shared/ListStates';
+import { SecretInput } from '../../shared/SecretInput';
 import { hideToast, toastError, toastSuccess } from '../../shared/toast';
 import {
   checkPasswordForm,
@@ -58,7 +57,7 @@ function ProfileCard({ profile }: { profile: Profile }) {
       <Stack gap="lg">
         <Group gap="md" wrap="nowrap">
           <Avatar size={72} radius="xl" color="initials" name={view.fullName} aria-hidden="true">
-            {initials(view.fullName)}
+            {initials(profile)}
           </Avatar>
           <Stack gap={4} miw={0}>
             <Title order={2} id={titleId} fz={{ base: 20, sm: 22 }} style={{ overflowWrap: 'anywhere' }}>
@@ -175,31 +174,6 @@ function ProfileMail() {
   return profile.data ? <MailCard profile={profile.data} /> : null;
 }
 
-interface SecretFieldProps {
-  label: string;
-  value: string;
-  autoComplete: string;
-  invalid: boolean;
-  onChange: (value: string) => void;
-}
-
-function SecretField({ label, value, autoComplete, invalid, onChange }: SecretFieldProps) {
-  const [visible, setVisible] = useState(false);
-  return (
-    <PasswordInput
-      label={label}
-      value={value}
-      autoComplete={autoComplete}
-      error={invalid}
-      aria-invalid={invalid || undefined}
-      onChange={(event) => onChange(event.currentTarget.value)}
-      visible={visible}
-      onVisibilityChange={setVisible}
-      visibilityToggleButtonProps={{ 'aria-label': visible ? T.hidePassword : T.showPassword }}
-    />
-  );
-}
-
 /**
  * 'Смена пароля' (spec 02 §2, §5, §8): the client checks run before sending; a success clears
  * the three fields; a failure shows the server's message or 'Ошибка при смене пароля'.
@@ -249,21 +223,21 @@ function PasswordCard() {
         </Group>
         <form onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
           <Stack gap="md">
-            <SecretField
+            <SecretInput
               label={T.oldPassword}
               value={form.old_password}
               autoComplete="current-password"
               invalid={invalid.includes('old_password')}
               onChange={update('old_password')}
             />
-            <SecretField
+            <SecretInput
               label={T.newPassword}
               value={form.new_password}
               autoComplete="new-password"
               invalid={invalid.includes('new_password')}
               onChange={update('new_password')}
             />
-            <SecretField
+            <SecretInput
               label={T.confirmation}
               value={form.new_password_confirmation}
               autoComplete="new-password"

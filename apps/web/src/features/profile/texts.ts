@@ -21,8 +21,6 @@ export const PROFILE_TEXTS = {
   mismatch: 'Подтверждение пароля не совпадает',
   changed: 'Пароль успешно изменён',
   changeFailed: 'Ошибка при смене пароля',
-  showPassword: 'Показать пароль',
-  hidePassword: 'Скрыть пароль',
   mailTitle: 'Уведомления',
   reminderMails: 'Напоминания о сроках по почте',
   reminderMailsHint: 'Письма о приближении и наступлении срока курса и о новом цикле обучения',

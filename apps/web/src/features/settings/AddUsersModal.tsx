@@ -12,10 +12,11 @@ import {
   composeLogin,
   displayName,
   errorText,
+  isMarked,
+  unmark,
   validateStudents,
+  type FieldMark,
   type StudentDraft,
-  type StudentField,
-  type StudentsProblem,
 } from './logic';
 import { useCreateUsers } from './queries';
 import { T } from './texts';
@@ -52,7 +53,7 @@ function AddUsersForm({ onClose, busy, setBusy }: ModalFormProps) {
   const [departmentId, setDepartmentId] = useState<string | null>(null);
   const [students, setStudents] = useState<StudentDraft[]>(() => [emptyStudent()]);
   const [courseIds, setCourseIds] = useState<number[]>([]);
-  const [problem, setProblem] = useState<StudentsProblem | null>(null);
+  const [marks, setMarks] = useState<FieldMark[]>([]);
   const lastBlock = useRef<HTMLDivElement>(null);
   const focusNewBlock = useRef(false);
 
@@ -63,8 +64,9 @@ function AddUsersForm({ onClose, busy, setBusy }: ModalFormProps) {
     lastBlock.current?.querySelector('input')?.focus();
   }, [students.length]);
 
-  const update = (key: string, field: keyof Omit<StudentDraft, 'key'>, value: string) => {
+  const update = (index: number, key: string, field: keyof Omit<StudentDraft, 'key'>, value: string) => {
     setStudents((list) => list.map((s) => (s.key === key ? { ...s, [field]: value } : s)));
+    if (field !== 'position') setMarks((old) => unmark(old, { index, field }));
   };
   const addStudent = () => {
     focusNewBlock.current = true;
@@ -73,17 +75,15 @@ function AddUsersForm({ onClose, busy, setBusy }: ModalFormProps) {
   const removeStudent = (key: string) => {
     // at least one student always remains
     setStudents((list) => (list.length > 1 ? list.filter((s) => s.key !== key) : list));
-    setProblem(null);
+    // The blocks after it move up: their marks would point at the wrong block.
+    setMarks([]);
   };
-
-  const hasError = (index: number | undefined, field: StudentField | 'role' | 'department') =>
-    problem !== null && problem.index === index && problem.fields.includes(field);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
     const found = validateStudents(roleId, departmentId, students, suffix);
-    setProblem(found);
+    setMarks(found?.marks ?? []);
     if (found) {
       toastError(found.message);
       return;
@@ -127,9 +127,9 @@ function AddUsersForm({ onClose, busy, setBusy }: ModalFormProps) {
             onChange={(field, value) => {
               if (field === 'roleId') setRoleId(value);
               else setDepartmentId(value);
-              setProblem(null);
+              setMarks((old) => unmark(old, { field: field === 'roleId' ? 'role' : 'department' }));
             }}
-            hasError={(field) => hasError(undefined, field)}
+            hasError={(field) => isMarked(marks, { field })}
             disabled={busy}
           />
         </SimpleGrid>
@@ -169,8 +169,8 @@ function AddUsersForm({ onClose, busy, setBusy }: ModalFormProps) {
                 <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="sm">
                   <PersonFields
                     value={student}
-                    onChange={(field, value) => update(student.key, field, value)}
-                    hasError={(field) => hasError(index, field)}
+                    onChange={(field, value) => update(index, student.key, field, value)}
+                    hasError={(field) => isMarked(marks, { index, field })}
                     suffix={suffix}
                     disabled={busy}
                     emailPlaceholder="ivanov"

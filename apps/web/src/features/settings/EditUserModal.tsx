@@ -17,7 +17,7 @@ import {
   loginLocalPart,
   validateEditUser,
   type EditUserDraft,
-  type StudentsProblem,
+  type EditUserField,
 } from './logic';
 import {
   useDeleteUser,
@@ -111,21 +111,22 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
   }));
   const [initialCourses] = useState(() => assigned.map((c) => c.id));
   const [courseIds, setCourseIds] = useState<number[]>(initialCourses);
-  const [problem, setProblem] = useState<StudentsProblem | null>(null);
+  const [marked, setMarked] = useState<readonly EditUserField[]>([]);
   const [confirm, setConfirm] = useState<'delete' | 'reset' | null>(null);
   const name = user.name || displayName(user.first_name, user.last_name);
 
   const set = <K extends keyof EditUserDraft>(field: K, value: EditUserDraft[K]) => {
     setDraft((d) => ({ ...d, [field]: value }));
-    setProblem(null);
+    const mark = field === 'roleId' ? 'role' : field === 'departmentId' ? 'department' : field;
+    setMarked((old) => old.filter((f) => f !== mark));
   };
-  const hasError = (field: StudentsProblem['fields'][number]) => problem?.fields.includes(field) ?? false;
+  const hasError = (field: EditUserField) => marked.includes(field);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
     const found = validateEditUser(draft, suffix);
-    setProblem(found);
+    setMarked(found?.fields ?? []);
     if (found) {
       toastError(found.message);
       return;

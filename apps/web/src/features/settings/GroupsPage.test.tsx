@@ -13,6 +13,8 @@ describe('Settings, study groups tab', () => {
     expect(rows).toHaveLength(2);
     expect(within(rows[0]!).getByText('Новые сотрудники')).toBeInTheDocument();
     expect(within(rows[0]!).getByLabelText('Участники: 2')).toHaveTextContent('2');
+    // The members' avatars: first name, then last name, as on every screen (issue 30).
+    expect(within(rows[0]!).getByText('JS')).toBeInTheDocument();
     expect(within(rows[1]!).getByLabelText('Участники: 0')).toHaveTextContent('0');
     await ue.type(screen.getByRole('searchbox', { name: 'Поиск по названию группы' }), 'настав');
     expect(screen.getAllByTestId('group-row')).toHaveLength(1);

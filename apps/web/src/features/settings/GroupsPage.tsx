@@ -1,7 +1,6 @@
-import type { StudyGroupRequest } from '@lms/contract';
+import { initials, type StudyGroupRequest } from '@lms/contract';
 import { Avatar, Badge, Group, Table, Text, Tooltip } from '@mantine/core';
 import { useMemo } from 'react';
-import { initials } from '../../lib/initials';
 import { CrudTab, type CrudEntity, type CrudFieldsProps } from './CrudTab';
 import { matchesSearch } from './logic';
 import { MemberPicker, type MemberChoice } from './MemberPicker';
@@ -41,7 +40,7 @@ function GroupRow({ item: group, onOpen }: { item: StudyGroup; onOpen: () => voi
                 {group.users.slice(0, 3).map((u) => (
                   <Tooltip key={u.id} label={u.name} withArrow position="top">
                     <Avatar name={u.name} color="initials" radius="xl" size={28} styles={AVATAR_STYLES}>
-                      {initials(u.name)}
+                      {initials(u, u.name)}
                     </Avatar>
                   </Tooltip>
                 ))}

@@ -62,6 +62,8 @@ describe('Settings, employees tab', () => {
     const ivanov = rows()[1]!;
     expect(within(ivanov).getByText('Иванов Иван')).toBeInTheDocument();
     expect(within(ivanov).getByText('ИИ')).toBeInTheDocument(); // initials avatar
+    // First name, then last name, as on every screen (issue 30): Петрова Мария → МП.
+    expect(within(rows()[0]!).getByText('МП')).toBeInTheDocument();
     expect(within(ivanov).getByText('Отдел продаж')).toBeInTheDocument();
     expect(within(ivanov).getByText('Ученик')).toBeInTheDocument();
     expect(within(ivanov).getByText('ivanov@company.ru')).toBeInTheDocument();
@@ -245,6 +247,36 @@ describe('Add students', () => {
     await ue.click(within(form).getByRole('button', { name: 'Удалить ученика #1' }));
     expect(within(form).getAllByRole('group', { name: /^Ученик #/ })).toHaveLength(1);
     expect(within(form).queryByRole('button', { name: /Удалить ученика/ })).not.toBeInTheDocument();
+  });
+
+  it('marks every empty required field at once, in every student; a filled field loses its mark (issue 30)', async () => {
+    const { ue, calls } = setup('users');
+    const form = await openAdd(ue);
+    await ue.click(within(form).getByRole('button', { name: 'Добавить ещё ученика' }));
+    await ue.click(within(form).getByRole('button', { name: 'Добавить' }));
+    // One toast: the first problem in the order of the spec.
+    expect(await screen.findByText('Пожалуйста, выберите роль и отдел')).toBeInTheDocument();
+    const field = (scope: HTMLElement, name: string) =>
+      within(scope).getByRole(name === 'Роль' || name === 'Отдел' ? 'combobox' : 'textbox', { name });
+    expect(field(form, 'Роль')).toHaveAttribute('aria-invalid', 'true');
+    expect(field(form, 'Отдел')).toHaveAttribute('aria-invalid', 'true');
+    const [first, second] = within(form).getAllByRole('group', { name: /^Ученик #/ });
+    for (const block of [first!, second!]) {
+      for (const name of ['Фамилия', 'Имя', 'Email']) {
+        expect([name, field(block, name).getAttribute('aria-invalid')]).toEqual([name, 'true']);
+      }
+      expect(field(block, 'Должность')).not.toHaveAttribute('aria-invalid');
+    }
+
+    await ue.type(field(second!, 'Имя'), 'Пётр');
+    expect(field(second!, 'Имя')).not.toHaveAttribute('aria-invalid');
+    expect(field(second!, 'Фамилия')).toHaveAttribute('aria-invalid', 'true');
+    expect(field(form, 'Роль')).toHaveAttribute('aria-invalid', 'true');
+    await choose(ue, 'Роль', 'Ученик');
+    expect(field(form, 'Роль')).not.toHaveAttribute('aria-invalid');
+    expect(field(form, 'Отдел')).toHaveAttribute('aria-invalid', 'true');
+    expect(field(first!, 'Email')).toHaveAttribute('aria-invalid', 'true');
+    expect(calls('POST')).toHaveLength(0);
   });
 
   it('moves the focus to the new student in the click itself, so typing that follows goes where it is aimed', async () => {
@@ -434,10 +466,18 @@ describe('Edit student', () => {
     await ue.click(screen.getByText('Иванов Иван'));
     const form = await screen.findByRole('form', { name: 'Редактирование сотрудника' });
     const first = within(form).getByRole('textbox', { name: 'Имя' });
+    const last = within(form).getByRole('textbox', { name: 'Фамилия' });
     await ue.clear(first);
+    await ue.clear(last);
     await ue.click(within(form).getByRole('button', { name: 'Сохранить' }));
     expect(await screen.findByText('Пожалуйста, заполните все поля')).toBeInTheDocument();
+    // Both empty fields at once (issue 30); a filled one loses its mark.
+    expect(first).toHaveAttribute('aria-invalid', 'true');
+    expect(last).toHaveAttribute('aria-invalid', 'true');
     await ue.type(first, 'Иван');
+    expect(first).not.toHaveAttribute('aria-invalid');
+    expect(last).toHaveAttribute('aria-invalid', 'true');
+    await ue.type(last, 'Иванов');
     const email = within(form).getByRole('textbox', { name: 'Email' });
     await ue.clear(email);
     await ue.type(email, 'ivanov@');

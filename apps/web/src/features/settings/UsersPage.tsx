@@ -1,3 +1,4 @@
+import { initials } from '@lms/contract';
 import {
   Avatar,
   Center,
@@ -13,7 +14,6 @@ import {
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { errorStatus } from '../../lib/errors';
-import { initials } from '../../lib/initials';
 import { formatRelativeTime } from '../../lib/relativeTime';
 import { ExportMenu } from '../../shared/ExportMenu';
 import { AddUsersModal } from './AddUsersModal';
@@ -191,10 +191,10 @@ function Activity({ value }: { value: string | null }) {
   );
 }
 
-function UserAvatar({ name }: { name: string }) {
+function UserAvatar({ user }: { user: AdminUser }) {
   return (
-    <Avatar name={name} color="initials" radius="xl" size={36}>
-      {initials(name)}
+    <Avatar name={user.name} color="initials" radius="xl" size={36}>
+      {initials(user, user.name)}
     </Avatar>
   );
 }
@@ -204,7 +204,7 @@ function UserCard({ user, onOpen }: { user: AdminUser; onOpen: () => void }) {
     <li style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }} data-testid="user-card">
       <UnstyledButton onClick={onOpen} w="100%" px="md" py="sm" style={{ display: 'block' }}>
         <Group gap="sm" wrap="nowrap" align="flex-start">
-          <UserAvatar name={user.name} />
+          <UserAvatar user={user} />
           <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
             <Group justify="space-between" gap="xs" wrap="nowrap">
               <Text size="sm" fw={600} truncate>
@@ -233,7 +233,7 @@ function UserRow({ user, onOpen }: { user: AdminUser; onOpen: () => void }) {
       <Table.Td miw={240}>
         <OpenButton>
           <Group gap="sm" wrap="nowrap">
-            <UserAvatar name={user.name} />
+            <UserAvatar user={user} />
             <div style={{ minWidth: 0 }}>
               <Text size="sm" fw={600} lineClamp={1}>
                 <SafeHtml html={user.name} />

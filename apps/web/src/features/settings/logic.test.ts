@@ -38,8 +38,10 @@ describe('validateStudents', () => {
     const list = [student(), student({ last_name: '  ' }), student({ local: '' })];
     expect(validateStudents('1', '2', list, suffix)).toEqual({
       message: 'Пожалуйста, заполните все поля у ученика #2',
-      index: 1,
-      fields: ['last_name'],
+      marks: [
+        { index: 1, field: 'last_name' },
+        { index: 2, field: 'local' },
+      ],
     });
     expect(validateStudents('1', '2', [student(), student({ local: 'bad local' })], suffix)?.message).toBe(
       'Некорректный email у ученика #2',
@@ -47,6 +49,20 @@ describe('validateStudents', () => {
     expect(validateStudents('1', '2', [student({ local: 'a@b' })], suffix)?.message).toBe(
       'Некорректный email у ученика #1',
     );
+  });
+  it('marks every empty required field and malformed e-mail at once (issue 30)', () => {
+    const list = [student({ first_name: '', local: 'bad local' }), student({ last_name: '', local: '' })];
+    expect(validateStudents(null, null, list, suffix)).toEqual({
+      message: 'Пожалуйста, выберите роль и отдел',
+      marks: [
+        { field: 'role' },
+        { field: 'department' },
+        { index: 0, field: 'first_name' },
+        { index: 0, field: 'local' },
+        { index: 1, field: 'last_name' },
+        { index: 1, field: 'local' },
+      ],
+    });
   });
   it('accepts filled students (position optional)', () => {
     expect(validateStudents('1', '2', [student(), student({ local: 'p.sedov' })], suffix)).toBeNull();
@@ -69,6 +85,10 @@ describe('logins', () => {
     );
     expect(validateEditUser({ ...draft, first_name: '' }, '@c.ru')?.message).toBe('Пожалуйста, заполните все поля');
     expect(validateEditUser({ ...draft, local: 'i@' }, '@c.ru')?.message).toBe('Некорректный email');
+    expect(validateEditUser({ ...draft, roleId: null, first_name: ' ', local: '' }, '@c.ru')).toEqual({
+      message: 'Пожалуйста, выберите роль и отдел',
+      fields: ['role', 'first_name', 'local'],
+    });
   });
 });
 

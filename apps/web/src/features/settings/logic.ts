@@ -54,16 +54,23 @@ export interface StudentDraft {
 
 export type StudentField = 'first_name' | 'last_name' | 'local';
 
+/** A field to mark: of one student block (0-based `index`), or the shared role or department. */
+export type FieldMark = { index: number; field: StudentField } | { index?: undefined; field: 'role' | 'department' };
+
 export interface StudentsProblem {
+  /** The one toast: the first problem in the order of the spec (§5). */
   message: string;
-  /** 0-based index of the student block at fault; undefined for the shared role/department. */
-  index?: number;
-  fields: (StudentField | 'role' | 'department')[];
+  /** Every field at fault, marked at once (issue 30): empty required fields and malformed e-mails. */
+  marks: FieldMark[];
 }
 
+const REQUIRED: readonly StudentField[] = ['first_name', 'last_name', 'local'];
+
 /**
- * Add-students validation in the order of the spec (§5): shared role and department first, then
- * each student in turn — all of first name, last name and e-mail filled, then the e-mail shape.
+ * Add-students validation. Every empty required field (the shared role and department, each
+ * student's first name, last name and e-mail) and every malformed e-mail is marked at once; the
+ * toast names the first problem in the order of the spec (§5): role and department, then the
+ * first student with an empty field, then the first malformed e-mail.
  */
 export function validateStudents(
   roleId: string | null,
@@ -71,22 +78,37 @@ export function validateStudents(
   students: StudentDraft[],
   suffix: string,
 ): StudentsProblem | null {
-  if (!roleId || !departmentId) {
-    const fields: StudentsProblem['fields'] = [];
-    if (!roleId) fields.push('role');
-    if (!departmentId) fields.push('department');
-    return { message: T.needRoleAndDepartment, fields };
-  }
+  const marks: FieldMark[] = [];
+  if (!roleId) marks.push({ field: 'role' });
+  if (!departmentId) marks.push({ field: 'department' });
+  let firstEmpty: number | undefined;
+  let firstBadEmail: number | undefined;
   for (const [index, student] of students.entries()) {
-    const n = index + 1;
-    const empty = (['first_name', 'last_name', 'local'] as const).filter((f) => student[f].trim() === '');
-    if (empty.length > 0) return { message: T.fillStudent(n), index, fields: empty };
-    if (!EMAIL_PATTERN.test(composeLogin(student.local, suffix))) {
-      return { message: T.badEmailStudent(n), index, fields: ['local'] };
+    const empty = REQUIRED.filter((f) => student[f].trim() === '');
+    if (empty.length > 0) firstEmpty ??= index;
+    marks.push(...empty.map((field) => ({ index, field })));
+    if (student.local.trim() !== '' && !EMAIL_PATTERN.test(composeLogin(student.local, suffix))) {
+      firstBadEmail ??= index;
+      marks.push({ index, field: 'local' });
     }
   }
-  return null;
+  if (marks.length === 0) return null;
+  const message =
+    !roleId || !departmentId
+      ? T.needRoleAndDepartment
+      : firstEmpty !== undefined
+        ? T.fillStudent(firstEmpty + 1)
+        : T.badEmailStudent((firstBadEmail ?? 0) + 1);
+  return { message, marks };
 }
+
+/** Whether `mark` is among the marks (the same field of the same block). */
+export const isMarked = (marks: readonly FieldMark[], mark: FieldMark): boolean =>
+  marks.some((m) => m.field === mark.field && m.index === mark.index);
+
+/** The marks without one field: the user has changed it. */
+export const unmark = (marks: readonly FieldMark[], mark: FieldMark): FieldMark[] =>
+  marks.filter((m) => !(m.field === mark.field && m.index === mark.index));
 
 export interface EditUserDraft {
   first_name: string;
@@ -97,18 +119,27 @@ export interface EditUserDraft {
   departmentId: string | null;
 }
 
-/** Edit-student validation (§5): role and department, all fields, then the e-mail shape. */
-export function validateEditUser(draft: EditUserDraft, suffix: string): StudentsProblem | null {
-  if (!draft.roleId || !draft.departmentId) {
-    const fields: StudentsProblem['fields'] = [];
-    if (!draft.roleId) fields.push('role');
-    if (!draft.departmentId) fields.push('department');
-    return { message: T.needRoleAndDepartment, fields };
-  }
-  const empty = (['first_name', 'last_name', 'local'] as const).filter((f) => draft[f].trim() === '');
-  if (empty.length > 0) return { message: T.fillAll, fields: empty };
-  if (!EMAIL_PATTERN.test(editLogin(draft.local, suffix))) return { message: T.badEmail, fields: ['local'] };
-  return null;
+export type EditUserField = StudentField | 'role' | 'department';
+
+/**
+ * Edit-student validation (§5): every empty required field and a malformed e-mail marked at once;
+ * the toast names the first problem: role and department, all fields, then the e-mail shape.
+ */
+export function validateEditUser(
+  draft: EditUserDraft,
+  suffix: string,
+): { message: string; fields: EditUserField[] } | null {
+  const fields: EditUserField[] = [];
+  if (!draft.roleId) fields.push('role');
+  if (!draft.departmentId) fields.push('department');
+  const empty = REQUIRED.filter((f) => draft[f].trim() === '');
+  fields.push(...empty);
+  const badEmail = draft.local.trim() !== '' && !EMAIL_PATTERN.test(editLogin(draft.local, suffix));
+  if (badEmail) fields.push('local');
+  if (fields.length === 0) return null;
+  const message =
+    !draft.roleId || !draft.departmentId ? T.needRoleAndDepartment : empty.length > 0 ? T.fillAll : T.badEmail;
+  return { message, fields };
 }
 
 /** Only the difference of two course sets is sent (spec 03 §7): what to attach and what to detach. */

@@ -78,8 +78,8 @@ export const groups: StudyGroupItem[] = [
     id: 20,
     name: 'Новые сотрудники',
     users: [
-      { id: 2, name: 'Иванов Иван' },
-      { id: 3, name: 'Smith John' },
+      { id: 2, name: 'Иванов Иван', first_name: 'Иван', last_name: 'Иванов' },
+      { id: 3, name: 'Smith John', first_name: 'John', last_name: 'Smith' },
     ],
     course_ids: [101],
   },

@@ -12,11 +12,11 @@ function setup(user: AuthUser = adminUser, onLogout = vi.fn()) {
 }
 
 describe('Header', () => {
-  it('shows the logo linking to / and an avatar with the initials of the first two words', () => {
+  it('shows the logo linking to / and an avatar with the initials: first name, then last name (issue 30)', () => {
     setup();
     expect(screen.getByRole('link', { name: 'На главную' })).toHaveAttribute('href', '/');
     const avatarButton = screen.getByRole('button', { name: 'Меню пользователя' });
-    expect(avatarButton).toHaveTextContent('ПМ');
+    expect(avatarButton).toHaveTextContent('МП');
   });
 
   it('opens a menu with the full name, the role label and "Мой профиль" → /profile', async () => {
@@ -30,8 +30,15 @@ describe('Header', () => {
   });
 
   it("defaults the role label to 'Ученик'", async () => {
-    const { ue } = setup({ ...adminUser, name: 'Сидоров Пётр', role: null, roles_ru: '' });
-    expect(screen.getByRole('button', { name: 'Меню пользователя' })).toHaveTextContent('СП');
+    const { ue } = setup({
+      ...adminUser,
+      name: 'Сидоров Пётр',
+      first_name: 'Пётр',
+      last_name: 'Сидоров',
+      role: null,
+      roles_ru: '',
+    });
+    expect(screen.getByRole('button', { name: 'Меню пользователя' })).toHaveTextContent('ПС');
     await ue.click(screen.getByRole('button', { name: 'Меню пользователя' }));
     expect(await screen.findByText('Ученик')).toBeInTheDocument();
   });

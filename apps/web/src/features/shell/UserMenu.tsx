@@ -1,9 +1,8 @@
-import type { AuthUser } from '@lms/contract';
+import { initials, type AuthUser } from '@lms/contract';
 import { Group, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconUser } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import type { AccountMenuProps } from './AccountMenu';
-import { initials } from '../../lib/initials';
 import classes from './UserMenu.module.css';
 
 interface UserMenuProps {
@@ -84,7 +83,9 @@ export function UserMenu({ user, onLogout, logoutPending = false, onNavigate }: 
     >
       <Group gap={6} wrap="nowrap">
         <span className={classes.avatar} data-testid="user-avatar">
-          <span className={classes.initials}>{initials(user.name) || <IconUser size={18} aria-hidden="true" />}</span>
+          <span className={classes.initials}>
+            {initials(user, user.name) || <IconUser size={18} aria-hidden="true" />}
+          </span>
         </span>
         <IconChevronDown size={16} stroke={1.8} aria-hidden="true" color="var(--mantine-color-gray-6)" />
       </Group>

@@ -1,0 +1,94 @@
+import type { NewPasswordField } from '@lms/contract';
+import { Button, Stack, Text } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { useState, type FormEvent } from 'react';
+import { messageOr } from '../../lib/errors';
+import { usePublicConfig } from '../../shared/config';
+import { GuestCard } from '../../shared/GuestCard';
+import { SecretInput } from '../../shared/SecretInput';
+import { useLogout, useSession } from '../../shared/session';
+import { hideToast, toastError, toastSuccess } from '../../shared/toast';
+import { EMPTY_OWN_PASSWORD, OWN_PASSWORD_TEXTS as T, ownPasswordProblem, type OwnPasswordForm } from './ownPassword';
+import { useSetOwnPassword } from './queries';
+
+const TOAST_ID = 'own-password';
+
+/**
+ * The own password (issue 30): after a sign-in with a password an administrator mailed, this
+ * screen stands instead of every protected page until the user sets their own (the server refuses
+ * their other calls meanwhile). The page they were going to opens once it is saved.
+ */
+export default function OwnPasswordPage() {
+  const { user } = useSession();
+  const { logout, isPending: leaving } = useLogout();
+  const companyName = usePublicConfig().data?.company_name.trim();
+  const save = useSetOwnPassword();
+  const [form, setForm] = useState<OwnPasswordForm>(EMPTY_OWN_PASSWORD);
+  const [invalid, setInvalid] = useState<readonly NewPasswordField[]>([]);
+  useDocumentTitle(companyName ? `${T.title} · ${companyName}` : T.title);
+
+  const update = (field: NewPasswordField) => (value: string) => {
+    setForm((old) => ({ ...old, [field]: value }));
+    if (invalid.includes(field)) setInvalid((old) => old.filter((f) => f !== field));
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (save.isPending) return;
+    const problem = ownPasswordProblem(form, user?.email ?? '');
+    if (problem) {
+      setInvalid(problem.fields);
+      toastError(problem.message, TOAST_ID);
+      return;
+    }
+    setInvalid([]);
+    save.mutate(form, {
+      onSuccess: (message) => {
+        hideToast(TOAST_ID);
+        toastSuccess(message ?? T.saved);
+      },
+      onError: (error) => toastError(messageOr(error, T.failed), TOAST_ID),
+    });
+  };
+
+  return (
+    <GuestCard title={T.title} subtitle={T.subtitle}>
+      <form onSubmit={onSubmit} noValidate aria-label={T.title}>
+        <Stack gap="md">
+          <div>
+            <Text size="sm" c="dimmed">
+              {T.account}
+            </Text>
+            <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
+              {user?.email}
+            </Text>
+            {/* For password managers: the new password belongs to this login. */}
+            <input type="email" name="username" autoComplete="username" value={user?.email ?? ''} readOnly hidden />
+          </div>
+          <SecretInput
+            label={T.newPassword}
+            description={T.rules}
+            value={form.new_password}
+            autoComplete="new-password"
+            autoFocus
+            invalid={invalid.includes('new_password')}
+            onChange={update('new_password')}
+          />
+          <SecretInput
+            label={T.confirmation}
+            value={form.new_password_confirmation}
+            autoComplete="new-password"
+            invalid={invalid.includes('new_password_confirmation')}
+            onChange={update('new_password_confirmation')}
+          />
+          <Button type="submit" fullWidth size="md" mt="xs" disabled={save.isPending}>
+            {save.isPending ? T.saving : T.submit}
+          </Button>
+          <Button variant="subtle" color="gray" fullWidth onClick={logout} loading={leaving}>
+            {T.logout}
+          </Button>
+        </Stack>
+      </form>
+    </GuestCard>
+  );
+}
