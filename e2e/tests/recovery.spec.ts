@@ -8,6 +8,7 @@ import { startSmtp, type ReceivedMail } from './mail.js';
 /** Issue 3: password recovery by a mailed code, against a real SMTP receiver. */
 
 const LEARNER = 'learner@example.com';
+const OWN_PASSWORD = 'Свой-пароль-2026';
 const SCREENS = join(ROOT, 'e2e/.tmp/screens');
 
 let server: RunningServer;
@@ -96,6 +97,11 @@ test('recovers a password by the mailed code; the old password and the old sessi
   await page.getByLabel('Пароль', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Авторизоваться' }).click();
   await expect(page).toHaveURL(`${server.url}/`);
+  // A mailed password is replaced by the learner's own before anything else.
+  const own = page.getByRole('form', { name: 'Придумайте свой пароль' });
+  await own.getByLabel('Новый пароль').fill(OWN_PASSWORD);
+  await own.getByLabel('Подтверждение пароля').fill(OWN_PASSWORD);
+  await own.getByRole('button', { name: 'Сохранить пароль' }).click();
   await expect(page.getByRole('button', { name: 'Меню пользователя' })).toBeVisible();
 
   // The old password no longer works.

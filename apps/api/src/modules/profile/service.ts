@@ -83,7 +83,7 @@ export class ProfileService {
     }
     if (input.new_password === input.old_password) throw unprocessable(P.sameAsOld, { new_password: [P.sameAsOld] });
     const hash = await passwordGate.run(() => hashPassword(input.new_password), PASSWORD_GATE_BUSY);
-    await this.credentials.replacePassword(user.id, hash, { keepSessionId: sessionId, mailedByAdmin: false });
+    await this.credentials.replacePassword(user.id, hash, { keepSessionId: sessionId, mailed: false });
     await this.limiter.reset(key);
   }
 
@@ -106,7 +106,7 @@ export class ProfileService {
       throw unprocessable(P.sameAsOld, { new_password: [P.sameAsOld] });
     }
     const hash = await passwordGate.run(() => hashPassword(input.new_password), PASSWORD_GATE_BUSY);
-    await this.credentials.replacePassword(user.id, hash, { keepSessionId: sessionId, mailedByAdmin: false });
+    await this.credentials.replacePassword(user.id, hash, { keepSessionId: sessionId, mailed: false });
   }
 }
 

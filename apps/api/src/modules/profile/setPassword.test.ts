@@ -112,7 +112,7 @@ describe(`a mailed password must be replaced (${dialectName})`, () => {
     expect((await client.get('/api/check-auth')).json().authenticated).toBe(false);
   });
 
-  it('a reset by the admin asks for an own password again; a reset by the mailed code does not', async () => {
+  it('a reset by the admin asks for an own password again, and so does a reset by the recovery code (both are mailed)', async () => {
     const user = await createUser(ctx.db, { role: 'learner' });
     expect((await admin.post(`/api/admin/users/${user.id}/reset-password`)).statusCode).toBe(200);
     const mailed = newPasswordIn(ctx.mailer.last(user.email)?.text);
@@ -120,7 +120,7 @@ describe(`a mailed password must be replaced (${dialectName})`, () => {
     expect((await client.signIn(user.email, mailed)).json().user.must_change_password).toBe(true);
     expect((await client.get('/api/user/courses')).statusCode).toBe(403);
 
-    // The user forgets the mailed one and recovers by code: the code proves the mailbox is theirs.
+    // The user forgets the mailed one and recovers by code: that password travels by mail too.
     const guest = new Client(ctx.app);
     await guest.post('/api/password/recovery-request', { email: user.email });
     const code = codeIn(ctx.mailer.last(user.email)?.text);
@@ -129,8 +129,8 @@ describe(`a mailed password must be replaced (${dialectName})`, () => {
     );
     const recovered = newPasswordIn(ctx.mailer.last(user.email)?.text);
     const after = new Client(ctx.app);
-    expect((await after.signIn(user.email, recovered)).json().user.must_change_password).toBe(false);
-    expect((await after.get('/api/user/courses')).statusCode).toBe(200);
+    expect((await after.signIn(user.email, recovered)).json().user.must_change_password).toBe(true);
+    expect((await after.get('/api/user/courses')).statusCode).toBe(403);
   });
 
   it('a password changed in the profile is the user’s own: no question afterwards; set-password is refused', async () => {
@@ -190,6 +190,6 @@ describe(`sign-in link with PUBLIC_URL (${dialectName})`, () => {
     const mail = ctx.mailer.last(user.email);
     expect(mail?.text).toContain(`Логин: ${user.email}`);
     expect(mail?.text).toContain('https://learn.example.com/login');
-    expect(mail?.text).toContain('Рекомендуем сменить пароль в профиле после входа.');
+    expect(mail?.text).toContain('При входе платформа попросит придумать собственный пароль.');
   });
 });

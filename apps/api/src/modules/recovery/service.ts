@@ -118,12 +118,12 @@ export class RecoveryService {
     // The code is used once, with the new password and the end of every session, atomically.
     const ok = await this.uow.run(async () => {
       if (!(await this.repo.consumePin(pinId, iso(this.clock.now())))) return false;
-      await this.credentials.replacePassword(userId, passwordHash, { mailedByAdmin: false });
+      await this.credentials.replacePassword(userId, passwordHash, { mailed: true });
       return true;
     });
     if (!ok) throw unprocessable(RECOVERY_MESSAGES.wrongCode);
     this.mailer.send({
-      ...newPasswordMail(this.mail, address, { login: address, password, site, ownPasswordNext: false }),
+      ...newPasswordMail(this.mail, address, { login: address, password, site }),
       audit: { kind: 'new_password', user_id: userId, course_id: null },
     });
   }

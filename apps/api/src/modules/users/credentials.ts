@@ -19,17 +19,17 @@ export class Credentials {
   /**
    * Sets the password (hashed by the caller, outside any transaction) and ends every session of the
    * user but `keepSessionId` (the changer's own); joins the caller's unit when there is one.
-   * `mailedByAdmin`: an administrator had it mailed, so the user must set their own at sign-in;
-   * any other password (the user's own, or one mailed at the user's own request by the recovery
-   * code, which proves the mailbox is theirs) lifts that.
+   * `mailed`: the password travelled by mail (an administrator's reset, a new account, the
+   * recovery code), so the user must set their own before anything else; the user's own password
+   * lifts that.
    */
   replacePassword(
     userId: number,
     passwordHash: string,
-    opts: { keepSessionId?: number; mailedByAdmin: boolean },
+    opts: { keepSessionId?: number; mailed: boolean },
   ): Promise<void> {
     return this.uow.run(async () => {
-      await this.users.setPasswordHash(userId, passwordHash, opts.mailedByAdmin, iso(this.clock.now()));
+      await this.users.setPasswordHash(userId, passwordHash, opts.mailed, iso(this.clock.now()));
       await this.sessions.deleteAllOf(userId, opts.keepSessionId);
     });
   }

@@ -128,7 +128,6 @@ export class UsersService {
         login: input.email,
         password,
         site,
-        ownPasswordNext: true,
       }),
       audit: { kind: 'new_user_password', user_id: id, course_id: null },
     });
@@ -182,9 +181,9 @@ export class UsersService {
     const user = await this.repo.find(id);
     if (!user) throw notFound(USER_MESSAGES.notFound);
     const password = generatePassword(14);
-    await this.credentials.replacePassword(id, await hashPassword(password), { mailedByAdmin: true });
+    await this.credentials.replacePassword(id, await hashPassword(password), { mailed: true });
     this.mailer.send({
-      ...newPasswordMail(this.mail, user.email, { login: user.email, password, site, ownPasswordNext: true }),
+      ...newPasswordMail(this.mail, user.email, { login: user.email, password, site }),
       audit: { kind: 'new_password', user_id: id, course_id: null },
     });
   }

@@ -44,7 +44,6 @@ describe('the mails with a password', () => {
     login: 'anna@example.com',
     password: 'Xy7-secret',
     site: 'https://lms.example.com/',
-    ownPasswordNext: true,
   };
 
   it('the welcome mail: login, password, the sign-in link and what the first sign-in asks', () => {
@@ -56,14 +55,11 @@ describe('the mails with a password', () => {
     expect(mail.html).toContain('<a href="https://lms.example.com/login">');
   });
 
-  it('a new password: by an admin asks for an own one, by the recovery code only recommends it', () => {
+  it('a new password (an admin reset or the recovery code) asks for an own one at sign-in', () => {
     const byAdmin = newPasswordMail(ctx, 'anna@example.com', account);
     expect(byAdmin.text).toContain('Логин: anna@example.com');
     expect(byAdmin.text).toContain('Новый пароль: Xy7-secret');
     expect(byAdmin.text).toContain('При входе платформа попросит придумать собственный пароль.');
     expect(byAdmin.text).toContain('https://lms.example.com/login');
-    const byCode = newPasswordMail(ctx, 'anna@example.com', { ...account, ownPasswordNext: false });
-    expect(byCode.text).toContain('Рекомендуем сменить пароль в профиле после входа.');
-    expect(byCode.text).not.toContain('попросит');
   });
 });

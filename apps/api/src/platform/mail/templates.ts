@@ -53,8 +53,6 @@ export interface MailedAccount {
   password: string;
   /** The platform's address (PUBLIC_URL, else the one the request came to); the link is its /login. */
   site: string;
-  /** An administrator mailed it: at sign-in the user is asked for their own (security.ts). */
-  ownPasswordNext: boolean;
 }
 
 const signInUrl = (site: string): string => `${site.replace(/\/+$/, '')}/login`;
@@ -69,9 +67,7 @@ export function newPasswordMail(ctx: MailContext, to: string, account: MailedAcc
       'Пароль от вашей учётной записи изменён. Все прежние сеансы завершены.',
       `Логин: ${account.login}`,
       `Новый пароль: ${account.password}`,
-      account.ownPasswordNext
-        ? 'При входе платформа попросит придумать собственный пароль.'
-        : 'Рекомендуем сменить пароль в профиле после входа.',
+      'При входе платформа попросит придумать собственный пароль.',
       SIGN_IN,
     ],
     undefined,
@@ -89,9 +85,7 @@ export function welcomeMail(ctx: MailContext, to: string, name: string, account:
       `${name}, для вас создана учётная запись на платформе обучения.`,
       `Логин: ${account.login}`,
       `Пароль: ${account.password}`,
-      account.ownPasswordNext
-        ? 'При первом входе платформа попросит придумать собственный пароль.'
-        : 'Рекомендуем сменить пароль в профиле после первого входа.',
+      'При первом входе платформа попросит придумать собственный пароль.',
       SIGN_IN,
     ],
     undefined,
