@@ -17,6 +17,7 @@ import { courseCardsVersionMigration } from './migrations/0013_course_cards_vers
 import { testContentVersionMigration } from './migrations/0014_test_content_version.js';
 import { viewerVersionsMigration } from './migrations/0015_viewer_versions.js';
 import { usersListVersionMigration } from './migrations/0016_users_list_version.js';
+import { mailOutboxMigration } from './migrations/0018_mail_outbox.js';
 import type { Database } from './schema.js';
 import { learningStatesOver } from '../modules/progress/states.js';
 
@@ -39,6 +40,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0014_test_content_version': testContentVersionMigration(kind) as Migration,
     '0015_viewer_versions': viewerVersionsMigration(kind) as Migration,
     '0016_users_list_version': usersListVersionMigration(kind) as Migration,
+    '0018_mail_outbox': mailOutboxMigration(kind) as Migration,
   };
 }
 

@@ -6,10 +6,11 @@ import type {
   ExportFormat,
 } from '@lms/contract';
 import type { Clock } from '../../platform/clock.js';
+import type { PeopleTime } from '../../platform/peopleTime.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import type { UsersService } from '../users/service.js';
-import { utcDay, wallClock, type Sheet } from './writer.js';
+import { wallClock, type Sheet } from './writer.js';
 
 export type DeadlineGroup = NonNullable<AnalyticsExportQuery['status']>;
 
@@ -65,6 +66,8 @@ export class ExportsService {
     private readonly analyticsService: AnalyticsService,
     private readonly usersService: UsersService,
     private readonly clock: Clock,
+    /** The company's time zone (TIMEZONE): deadlines' days, and times of day when the viewer sends no zone. */
+    private readonly people: PeopleTime,
   ) {}
 
   /** `prefix-yyyy-mm-dd.ext`, the day as the viewer's calendar shows it. */
@@ -74,16 +77,16 @@ export class ExportsService {
   }
 
   async analytics(viewer: SessionUser, query: AnalyticsExportQuery): Promise<ExportFile<AnalyticsRow>> {
-    const tz = query.tz ?? 'UTC';
+    const tz = query.tz ?? this.people.timeZone;
     const rows = shownRows(await this.analyticsService.overview(viewer), query.status, query.search);
     const activity = (r: AnalyticsRow) => {
       const date = at(r.last_activity);
       return date ? wallClock(date, tz) : null;
     };
-    // The deadline as the screen writes it: the UTC calendar day (AnalyticsService's displayDate).
+    // The deadline as the screen writes it: the company's calendar day (AnalyticsService's displayDate).
     const deadline = (r: AnalyticsRow) => {
       const date = at(r.deadline_at);
-      return date ? utcDay(date) : null;
+      return date ? this.people.day(date) : null;
     };
     return {
       format: query.format,
@@ -106,7 +109,7 @@ export class ExportsService {
   }
 
   employees(query: AdminUsersExportQuery): ExportFile<AdminUserListItem> {
-    const tz = query.tz ?? 'UTC';
+    const tz = query.tz ?? this.people.timeZone;
     const activity = (u: AdminUserListItem) => {
       const date = at(u.last_activity);
       return date ? wallClock(date, tz) : null;

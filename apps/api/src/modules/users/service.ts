@@ -120,7 +120,7 @@ export class UsersService {
       return { id, input };
     });
     const name = fullName(input);
-    this.mailer.send({
+    await this.mailer.send({
       ...welcomeMail(this.mail, input.email, `${input.first_name} ${input.last_name}`, input.email, password),
       audit: { kind: 'new_user_password', user_id: id, course_id: null },
     });
@@ -175,7 +175,7 @@ export class UsersService {
     if (!user) throw notFound(USER_MESSAGES.notFound);
     const password = generatePassword(14);
     await this.credentials.replacePassword(id, await hashPassword(password));
-    this.mailer.send({
+    await this.mailer.send({
       ...newPasswordMail(this.mail, user.email, user.email, password),
       audit: { kind: 'new_password', user_id: id, course_id: null },
     });
