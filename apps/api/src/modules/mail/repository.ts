@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 
 /** A mail as it enters the outbox. */
@@ -87,22 +88,32 @@ export class MailLogRepository {
    * SQLite runs one writer at a time.
    */
   async claim(owner: string, now: string, leaseUntil: string, limit: number): Promise<ClaimedMail[]> {
-    let due = this.db
-      .selectFrom('mail_log')
-      .select('id')
-      .where('status', '=', 'queued')
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
-      .orderBy('next_attempt_at')
-      .orderBy('id')
-      .limit(limit);
-    if (this.uow.kind === 'postgres') due = due.forUpdate().skipLocked();
+    const leaseOver = (eb: ExpressionBuilder<Database, 'mail_log'>) =>
+      eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]);
     const rows = await this.db
+      // Materialized: read once. Folded into the update as a subquery, PostgreSQL may run it again for
+      // each row, and each run skips the rows the last one locked: more than `limit` rows would be taken.
+      .with(
+        (cte) => cte('due').materialized(),
+        (db) => {
+          const due = db
+            .selectFrom('mail_log')
+            .select('id')
+            .where('status', '=', 'queued')
+            .where('next_attempt_at', '<=', now)
+            .where(leaseOver)
+            .orderBy('next_attempt_at')
+            .orderBy('id')
+            .limit(limit);
+          return this.uow.kind === 'postgres' ? due.forUpdate().skipLocked() : due;
+        },
+      )
       .updateTable('mail_log')
       .set({ lease_owner: owner, lease_until: leaseUntil, attempts: sql<number>`attempts + 1` })
-      .where('id', 'in', due)
+      .where('id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
+      // Checked again on the row as locked: a taker that waited for it sees the other's lease.
       .where('status', '=', 'queued')
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+      .where(leaseOver)
       .returning(['id', 'recipient', 'kind', 'user_id', 'course_id', 'subject', 'body', 'attempts', 'retry_until'])
       .execute();
     return rows.sort((a, b) => a.id - b.id);
