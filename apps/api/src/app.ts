@@ -207,7 +207,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
     { retryMs: config.mail.retryMs, log: app.log },
   );
-  app.addHook('onClose', () => mailer.close());
   const mailLog = new MailLogService(uow, mailLogRepo, mailer, clock, config.mail.retryMs);
   const mailContext = { companyName: config.companyName, publicUrl: config.publicUrl, people };
   const sessions = new SessionRepository(uow);
@@ -336,8 +335,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
     { perPass: config.reminders.perPass, digest: config.digest },
   );
-  // Before the database closes: a running pass ends after the batch it is claiming.
+  // Before the database closes: a running pass ends after the batch it is claiming; then the outbox
+  // starts no new try, and the tries under way finish (onClose hooks run before server.ts closes the
+  // database).
   app.addHook('preClose', () => reminders.close());
+  app.addHook('preClose', async () => mailer.stop());
+  app.addHook('onClose', () => mailer.settled());
   const jobs: BackgroundJobs = {
     sweepExpiredAttempts: () => attempts.sweep(),
     renewLearningStates: async () => {

@@ -117,9 +117,17 @@ export class MailOutbox implements Mailer {
     while (this.#loop) await this.#loop;
   }
 
-  /** Shutdown: tries under way finish, mails taken but not tried are given back; no pass starts. */
-  async close(): Promise<void> {
+  /**
+   * Shutdown, first step: no try starts from now on; mails taken but not tried are given back, so
+   * that another process (or the next start) sends them at once. Mails queued later wait in the outbox.
+   */
+  stop(): void {
     this.#closed = true;
+  }
+
+  /** Shutdown: stops, then waits for the tries under way to finish. */
+  async close(): Promise<void> {
+    this.stop();
     await this.settled();
   }
 
