@@ -73,32 +73,36 @@ function MailLogTab() {
         <div aria-busy={log.isPlaceholderData} style={{ opacity: log.isPlaceholderData ? 0.6 : 1 }}>
           <SettingsTable
             label={M.tab}
-            minWidth={960}
+            minWidth={phone ? 0 : 900}
             head={
-              <>
-                <Table.Th>{M.colRecipient}</Table.Th>
-                <Table.Th>{M.colKind}</Table.Th>
-                <Table.Th>{M.colCourse}</Table.Th>
-                <Table.Th>{M.colStatus}</Table.Th>
-                <Table.Th>{M.colTime}</Table.Th>
-              </>
+              phone ? (
+                <Table.Th>{M.colMail}</Table.Th>
+              ) : (
+                <>
+                  <Table.Th>{M.colRecipient}</Table.Th>
+                  <Table.Th>{M.colKind}</Table.Th>
+                  <Table.Th>{M.colCourse}</Table.Th>
+                  <Table.Th>{M.colStatus}</Table.Th>
+                  <Table.Th>{M.colTime}</Table.Th>
+                </>
+              )
             }
           >
             <DataTableBody
               query={log}
               rows={rows}
-              columns={COLUMNS}
+              columns={phone ? 1 : COLUMNS}
               search=""
               emptyText={M.empty}
-              renderRow={(mail) => (
-                <MailRow
-                  key={mail.id}
-                  mail={mail}
-                  timeZone={timeZone}
-                  resending={resend.isPending && resend.variables === mail.id}
-                  onResend={() => void onResend(mail)}
-                />
-              )}
+              renderRow={(mail) => {
+                const props = {
+                  mail,
+                  timeZone,
+                  resending: resend.isPending && resend.variables === mail.id,
+                  onResend: () => void onResend(mail),
+                };
+                return phone ? <CompactMailRow key={mail.id} {...props} /> : <MailRow key={mail.id} {...props} />;
+              }}
             />
           </SettingsTable>
         </div>
@@ -131,23 +135,54 @@ interface MailRowProps {
   onResend: () => void;
 }
 
-function MailRow({ mail, timeZone, resending, onResend }: MailRowProps) {
+function Recipient({ mail }: { mail: MailLogItem }) {
+  return (
+    <>
+      <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+        {mail.recipient}
+      </Text>
+      {mail.user_name ? (
+        <Text size="xs" c="dimmed">
+          {mail.user_name}
+        </Text>
+      ) : null}
+    </>
+  );
+}
+
+function KindBadge({ mail }: { mail: MailLogItem }) {
+  return (
+    <Badge
+      variant="light"
+      color={MAIL_KIND_COLORS[mail.kind]}
+      radius="sm"
+      tt="none"
+      fw={600}
+      // whole, never cut to '…': the column is as wide as its longest kind
+      styles={{ label: { overflow: 'visible' } }}
+    >
+      {MAIL_KIND_LABELS[mail.kind]}
+    </Badge>
+  );
+}
+
+function MailTime({ mail, timeZone }: Pick<MailRowProps, 'mail' | 'timeZone'>) {
+  return (
+    <Text size="sm" component="time" dateTime={mailTime(mail)} style={{ whiteSpace: 'nowrap' }}>
+      {formatSentAt(mailTime(mail), timeZone)}
+    </Text>
+  );
+}
+
+function MailRow(props: MailRowProps) {
+  const { mail, timeZone } = props;
   return (
     <Table.Tr data-testid="mail-row">
-      <Table.Td miw={220}>
-        <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-          {mail.recipient}
-        </Text>
-        {mail.user_name ? (
-          <Text size="xs" c="dimmed">
-            {mail.user_name}
-          </Text>
-        ) : null}
+      <Table.Td miw={200}>
+        <Recipient mail={mail} />
       </Table.Td>
-      <Table.Td>
-        <Badge variant="light" color={MAIL_KIND_COLORS[mail.kind]} radius="sm" tt="none" fw={600}>
-          {MAIL_KIND_LABELS[mail.kind]}
-        </Badge>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <KindBadge mail={mail} />
       </Table.Td>
       <Table.Td>
         {mail.course_name ? (
@@ -158,13 +193,35 @@ function MailRow({ mail, timeZone, resending, onResend }: MailRowProps) {
           </Text>
         )}
       </Table.Td>
-      <Table.Td miw={240} maw={340}>
-        <MailStatusCell mail={mail} timeZone={timeZone} resending={resending} onResend={onResend} />
+      <Table.Td miw={220} maw={300}>
+        <MailStatusCell {...props} />
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-        <Text size="sm" component="time" dateTime={mailTime(mail)}>
-          {formatSentAt(mailTime(mail), timeZone)}
-        </Text>
+      <Table.Td>
+        <MailTime mail={mail} timeZone={timeZone} />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** A phone's row: the same facts stacked in one cell, the status in view without scrolling sideways. */
+function CompactMailRow(props: MailRowProps) {
+  const { mail, timeZone } = props;
+  return (
+    <Table.Tr data-testid="mail-row">
+      <Table.Td>
+        <Stack gap={6}>
+          <div>
+            <Recipient mail={mail} />
+          </div>
+          <Group gap="xs" wrap="wrap">
+            <KindBadge mail={mail} />
+            {mail.course_name ? <Text size="sm">{mail.course_name}</Text> : null}
+          </Group>
+          <Group gap="xs" justify="space-between" align="flex-start" wrap="nowrap">
+            <MailStatusCell {...props} />
+            <MailTime mail={mail} timeZone={timeZone} />
+          </Group>
+        </Stack>
       </Table.Td>
     </Table.Tr>
   );

@@ -19,6 +19,8 @@ export const MAIL_LOG_TEXTS = {
   colCourse: 'Курс',
   colStatus: 'Статус',
   colTime: 'Время',
+  /** The one column of a phone's layout. */
+  colMail: 'Письмо',
   empty: 'Писем пока нет',
   noCourse: '—',
   pages: 'Страницы журнала писем',
