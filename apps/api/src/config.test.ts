@@ -8,7 +8,12 @@ describe('configuration of time and mail (issue 30)', () => {
     expect(config.digest).toEqual({ weekday: 1, hour: 9 });
     expect(config.mail.retryMs).toBe(24 * 3_600_000);
     expect(config.reminders.intervalMs).toBe(60 * 60_000);
-    const set = loadConfig({ TIMEZONE: 'Asia/Novosibirsk', DIGEST_DAY: 'Friday', DIGEST_HOUR: '17', MAIL_RETRY_HOURS: '48' });
+    const set = loadConfig({
+      TIMEZONE: 'Asia/Novosibirsk',
+      DIGEST_DAY: 'Friday',
+      DIGEST_HOUR: '17',
+      MAIL_RETRY_HOURS: '48',
+    });
     expect([set.timeZone, set.digest, set.mail.retryMs]).toEqual([
       'Asia/Novosibirsk',
       { weekday: 5, hour: 17 },

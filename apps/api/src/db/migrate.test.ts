@@ -336,7 +336,6 @@ describe(`0012 kept rankings (${dialectName})`, () => {
       await drop();
     }
   });
-
 });
 
 describe(`migration 0018 (${dialectName})`, () => {

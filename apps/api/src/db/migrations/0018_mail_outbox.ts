@@ -52,7 +52,9 @@ export function mailOutboxMigration(kind: DialectKind) {
           .addColumn('body', 'text')
           .execute();
         await sql`insert into mail_log_new (id, recipient, user_id, kind, course_id, subject, status, queued_at, sent_at, attempts)
-          select id, recipient, user_id, kind, course_id, subject, 'sent', sent_at, sent_at, 1 from mail_log`.execute(db);
+          select id, recipient, user_id, kind, course_id, subject, 'sent', sent_at, sent_at, 1 from mail_log`.execute(
+          db,
+        );
         await db.schema.dropTable('mail_log').execute();
         await sql`alter table mail_log_new rename to mail_log`.execute(db);
         await db.schema

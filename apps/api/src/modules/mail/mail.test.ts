@@ -158,7 +158,9 @@ describe(`mail log (${dialectName})`, () => {
   });
 
   it('sends a failed mail again on an admin’s word only; a queued or sent one, or none, is refused in Russian', async () => {
-    await sendDirect(ctx, [mail('a@example.com', 'Письмо', { kind: 'manager_digest', user_id: null, course_id: null })]);
+    await sendDirect(ctx, [
+      mail('a@example.com', 'Письмо', { kind: 'manager_digest', user_id: null, course_id: null }),
+    ]);
     const sent = (await log()).items[0];
     const again = await admin.post(`/api/admin/mail-log/${sent.id}/resend`);
     expect([again.statusCode, again.json().result]).toEqual([

@@ -51,7 +51,10 @@ describe('mail transports', () => {
     const failureOf = async (to: string) => {
       const error = await transport()
         .deliver(audited(to, '1'))
-        .then(() => undefined, (e: unknown) => e);
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(error).toBeDefined();
       return deliveryFailure(error);
     };
@@ -69,7 +72,10 @@ describe('mail transports', () => {
       expect(gone.permanent).toBe(true);
       expect(gone.reason).toMatch(/^Почтовый сервер отказался принять письмо: 550/);
       const busy = await failureOf('busy@example.com');
-      expect(busy).toEqual({ permanent: false, reason: expect.stringMatching(/^Почтовый сервер временно не принял письмо: 451/) });
+      expect(busy).toEqual({
+        permanent: false,
+        reason: expect.stringMatching(/^Почтовый сервер временно не принял письмо: 451/),
+      });
       smtp.stop();
       expect(await failureOf('ivan@example.com')).toEqual({ permanent: false, reason: 'Почтовый сервер недоступен' });
     });

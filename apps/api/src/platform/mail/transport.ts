@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../privateFiles.js';
-import type { MailMessage, MailTransport } from './mailer.js';
+import type { MailTransport } from './mailer.js';
 
 /**
  * How long one SMTP delivery may take at most: connecting (DNS included), the greeting, and any
@@ -84,7 +84,10 @@ export function deliveryFailure(error: unknown): DeliveryFailure {
   const reply = typeof e.response === 'string' ? e.response.trim() : '';
   const cut = (text: string) => (text.length > REASON_MAX ? `${text.slice(0, REASON_MAX - 1)}…` : text);
   if (code === 'EAUTH' || code === 'ENOAUTH')
-    return { reason: 'Почтовый сервер не принял имя пользователя или пароль (MAIL_USER, MAIL_PASSWORD)', permanent: false };
+    return {
+      reason: 'Почтовый сервер не принял имя пользователя или пароль (MAIL_USER, MAIL_PASSWORD)',
+      permanent: false,
+    };
   if (responseCode !== undefined) {
     const permanent = e.permanent === true || (responseCode >= 500 && responseCode < 600 && responseCode !== 503);
     const said = cut(reply || String(responseCode));
