@@ -105,8 +105,6 @@ describe('sealed mail content', () => {
     const sealed = sealer.seal(body);
     expect(sealed).not.toContain('Zx8');
     expect(Buffer.from(sealed.slice(3), 'base64').toString('latin1')).not.toContain('Zx8');
-    // Compressed: well below the content's size.
-    expect(sealed.length).toBeLessThan(body.html.length / 4);
     expect(sealer.open(sealed)).toEqual(body);
     expect(sealer.seal(body)).not.toBe(sealed);
     expect(() => new MailSealer('secret-two-0123456789-0123456789').open(sealed)).toThrow();
