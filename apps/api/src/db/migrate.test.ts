@@ -354,6 +354,15 @@ describe(`migration 0018 (${dialectName})`, () => {
       const kept = await k.selectFrom('mail_log').selectAll().executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ id: 2, subject: 'Сводка', status: 'sent', queued_at: sentAt, sent_at: sentAt });
       expect([kept.attempts, kept.body, kept.next_attempt_at, kept.lease_owner]).toEqual([1, null, null, null]);
+      const indexes =
+        db.kind === 'sqlite'
+          ? await sql<{ name: string }>`select name from sqlite_master
+              where type = 'index' and tbl_name = 'mail_log' and name not like 'sqlite_%'`.execute(k)
+          : await sql<{ name: string }>`select indexname as name from pg_indexes
+              where tablename = 'mail_log' and schemaname = current_schema() and indexname not like '%_pkey'`.execute(
+              k,
+            );
+      expect(indexes.rows.map((r) => r.name).sort()).toEqual(['mail_log_due_idx', 'mail_log_queued_idx']);
       const queued = await k
         .insertInto('mail_log')
         .values({

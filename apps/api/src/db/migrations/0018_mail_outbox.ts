@@ -8,7 +8,8 @@ import { columnTypes, type DialectKind } from '../dialect.js';
  * and the lease of the process delivering it. Rows logged before were delivered: they become 'sent'.
  *
  * `sent_at` may now be empty (not sent yet). SQLite cannot drop a NOT NULL, so there the table is
- * rebuilt with its rows and ids; nothing refers to it.
+ * rebuilt with its rows and ids; nothing refers to it. The list's index now orders by the time a mail
+ * was queued; the index of 0007 for "already reminded?" goes (reminder_deliveries answers that).
  */
 export function mailOutboxMigration(kind: DialectKind) {
   const t = columnTypes(kind);
@@ -57,13 +58,13 @@ export function mailOutboxMigration(kind: DialectKind) {
         );
         await db.schema.dropTable('mail_log').execute();
         await sql`alter table mail_log_new rename to mail_log`.execute(db);
-        await db.schema
-          .createIndex('mail_log_user_course_idx')
-          .on('mail_log')
-          .columns(['user_id', 'course_id', 'kind', 'sent_at'])
-          .execute();
       }
-      if (kind === 'postgres') await db.schema.dropIndex('mail_log_sent_idx').execute();
+      if (kind === 'postgres') {
+        await db.schema.dropIndex('mail_log_sent_idx').execute();
+        // "Already reminded?" is answered by reminder_deliveries since 0009: nothing reads this one, and
+        // every queued mail would pay for it.
+        await db.schema.dropIndex('mail_log_user_course_idx').execute();
+      }
       // The admin list: newest first by the time a mail was queued, one page at a time.
       await db.schema
         .createIndex('mail_log_queued_idx')
