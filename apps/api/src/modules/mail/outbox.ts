@@ -5,7 +5,7 @@ import { MINUTE, addMs, iso, type Clock } from '../../platform/clock.js';
 import type { AuditedMail, MailTransport, Mailer } from '../../platform/mail/mailer.js';
 import type { MailBody, MailSealer } from '../../platform/mail/sealed.js';
 import { deliveryFailure } from '../../platform/mail/transport.js';
-import type { ClaimedMail, MailLogRepository } from './repository.js';
+import type { ClaimedMail, MailLogRepository, SealedMail } from './repository.js';
 
 /**
  * The waits between a mail's failed tries: a short outage is bridged within minutes, a long one is
@@ -80,21 +80,27 @@ export class MailOutbox implements Mailer {
    * Queues mails: in the current unit of work when there is one (they exist only if it commits), and
    * the delivery pass starts once they are committed.
    */
-  async enqueue(messages: readonly AuditedMail[]): Promise<void> {
-    if (messages.length === 0) return;
+  enqueue(messages: readonly AuditedMail[]): Promise<void> {
+    return this.enqueueSealed(messages.map((m) => this.seal(m)));
+  }
+
+  /** A mail ready to be queued: its content sealed. The costly part of queuing, done before a transaction. */
+  seal(message: AuditedMail): SealedMail {
+    return {
+      recipient: message.to,
+      user_id: message.audit.user_id,
+      kind: message.audit.kind,
+      course_id: message.audit.course_id,
+      subject: message.subject,
+      body: this.sealer.seal({ html: message.html, text: message.text }),
+    };
+  }
+
+  /** Queues sealed mails (see `enqueue`). */
+  async enqueueSealed(mails: readonly SealedMail[]): Promise<void> {
+    if (mails.length === 0) return;
     const now = this.clock.now();
-    await this.repo.insertQueued(
-      messages.map((m) => ({
-        recipient: m.to,
-        user_id: m.audit.user_id,
-        kind: m.audit.kind,
-        course_id: m.audit.course_id,
-        subject: m.subject,
-        body: this.sealer.seal({ html: m.html, text: m.text }),
-      })),
-      iso(now),
-      iso(addMs(now, this.opts.retryMs)),
-    );
+    await this.repo.insertQueued(mails, iso(now), iso(addMs(now, this.opts.retryMs)));
     this.uow.afterCommit(() => void this.deliver());
   }
 

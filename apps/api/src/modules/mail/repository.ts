@@ -2,8 +2,8 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 
-/** A mail as it enters the outbox. */
-export interface QueuedMail {
+/** A mail as it enters the outbox, its content sealed. */
+export interface SealedMail {
   recipient: string;
   user_id: number | null;
   kind: string;
@@ -62,7 +62,7 @@ export class MailLogRepository {
     return this.uow.db;
   }
 
-  async insertQueued(mails: readonly QueuedMail[], now: string, retryUntil: string): Promise<void> {
+  async insertQueued(mails: readonly SealedMail[], now: string, retryUntil: string): Promise<void> {
     for (let i = 0; i < mails.length; i += MAILS_PER_INSERT) {
       const part = mails.slice(i, i + MAILS_PER_INSERT);
       await this.db

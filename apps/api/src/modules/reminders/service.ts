@@ -6,6 +6,7 @@ import type { SessionUser } from '../../platform/sessions.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import type { CoursesRepository } from '../courses/repository.js';
 import type { MailOutbox } from '../mail/outbox.js';
+import type { SealedMail } from '../mail/repository.js';
 import type { LearningEngine } from '../progress/service.js';
 import type { RemindersRepository } from './repository.js';
 
@@ -77,37 +78,47 @@ export class RemindersService {
     return { reminders, digests: this.#closed ? 0 : await this.digest() };
   }
 
-  /** One batch: the reminders due now (at most `perPass`), claimed and queued in one transaction. */
+  /**
+   * One batch: the reminders due now (at most `perPass`), claimed and queued in one transaction. The
+   * mails are composed and sealed before it, so that the transaction (SQLite's write lock) holds only
+   * the claims and the rows of the mails whose claim this pass won.
+   */
   private async remind(): Promise<{ due: number; claimed: number }> {
     const now = this.clock.now();
     const due = await this.repo.due(iso(now), this.opts.perPass);
     if (due.length === 0) return { due: 0, claimed: 0 };
-    const byPair = new Map(due.map((d) => [pairKey(d.user_id, d.course_id), d]));
+    const users = [...new Set(due.map((d) => d.user_id))];
+    const courseIds = [...new Set(due.map((d) => d.course_id))];
+    const people = new Map((await this.repo.recipients(users)).map((r) => [r.id, r]));
+    const titles = new Map((await this.courses.titles(courseIds)).map((c) => [c.id, c.title]));
+    const sealed = new Map<string, SealedMail>();
+    for (const d of due) {
+      const title = titles.get(d.course_id);
+      const person = people.get(d.user_id);
+      if (title === undefined || !person) continue;
+      const mail = deadlineReminderMail(this.mail, person.email, {
+        kind: d.kind,
+        name: person.first_name,
+        courseId: d.course_id,
+        course: title,
+        deadline: d.deadline,
+      });
+      const about = { kind: d.kind, user_id: d.user_id, course_id: d.course_id };
+      sealed.set(pairKey(d.user_id, d.course_id), this.outbox.seal({ ...mail, audit: about }));
+    }
     const claimed = await this.uow.run(async () => {
       const won = await this.repo.claim(due, iso(now));
-      const recipients = await this.repo.recipients([...new Set(won.map((w) => w.user_id))]);
-      const courses = await this.courses.titles([...new Set(won.map((w) => w.course_id))]);
-      const people = new Map(recipients.map((r) => [r.id, r]));
-      const titles = new Map(courses.map((c) => [c.id, c.title]));
-      const mails: AuditedMail[] = [];
+      // A learner or course deleted since they were read gets nothing; the claim stays as a record.
+      const live = new Set((await this.repo.recipients([...new Set(won.map((w) => w.user_id))])).map((r) => r.id));
+      const liveCourses = new Set(
+        (await this.courses.titles([...new Set(won.map((w) => w.course_id))])).map((c) => c.id),
+      );
+      const mails: SealedMail[] = [];
       for (const w of won) {
-        const c = byPair.get(pairKey(w.user_id, w.course_id));
-        const title = titles.get(w.course_id);
-        const person = people.get(w.user_id);
-        // A learner or course deleted since the reminders were read gets nothing; the claim stays as a record.
-        if (!c || title === undefined || !person) continue;
-        mails.push({
-          ...deadlineReminderMail(this.mail, person.email, {
-            kind: w.kind,
-            name: person.first_name,
-            courseId: c.course_id,
-            course: title,
-            deadline: c.deadline,
-          }),
-          audit: { kind: w.kind, user_id: c.user_id, course_id: c.course_id },
-        });
+        const mail = sealed.get(pairKey(w.user_id, w.course_id));
+        if (mail && live.has(w.user_id) && liveCourses.has(w.course_id)) mails.push(mail);
       }
-      await this.outbox.enqueue(mails);
+      await this.outbox.enqueueSealed(mails);
       return won.length;
     });
     return { due: due.length, claimed };
