@@ -64,32 +64,66 @@ export function plainText(raw: string): string {
   return '';
 }
 
-/** A local SMTP server that accepts everything and keeps the messages in memory. */
-export async function startSmtp(): Promise<{
+/**
+ * A local SMTP server that keeps the messages in memory. It accepts everything unless `refuse` gives
+ * a reply code for a recipient (550: refused for good); `stop()` takes it away and `start()` brings it
+ * back on the same port.
+ */
+export interface TestSmtp {
   port: number;
   mails: ReceivedMail[];
+  refuse: (address: string) => number | undefined;
+  stop: () => Promise<void>;
+  start: () => Promise<void>;
   close: () => Promise<void>;
-}> {
-  const mails: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, text: plainText(raw) });
-        callback();
-      });
+}
+
+export async function startSmtp(): Promise<TestSmtp> {
+  let server: SMTPServer | undefined;
+  const smtp: TestSmtp = {
+    port: 0,
+    mails: [],
+    refuse: () => undefined,
+    stop: async () => {
+      const s = server;
+      server = undefined;
+      if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
     },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+    start: async () => {
+      const s = create();
+      await new Promise<void>((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(smtp.port, '127.0.0.1', () => resolve());
+      });
+      server = s;
+      const address = s.server.address();
+      smtp.port = typeof address === 'object' && address ? address.port : 0;
+    },
+    close: () => smtp.stop(),
+  };
+  const create = () =>
+    new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      closeTimeout: 1,
+      onRcptTo(address, _session, callback) {
+        const code = smtp.refuse(address.address);
+        if (code === undefined) return callback();
+        const error = new Error('Mailbox unavailable') as Error & { responseCode: number };
+        error.responseCode = code;
+        return callback(error);
+      },
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          smtp.mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, text: plainText(raw) });
+          callback();
+        });
+      },
+    });
+  await smtp.start();
+  return smtp;
 }

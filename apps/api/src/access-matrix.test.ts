@@ -198,6 +198,11 @@ const RULES: Record<string, Rule> = {
   },
   'PUT /api/profile/preferences': { access: 'authenticated', ok: 422, body: { reminder_mails: 'нет' } },
   'GET /api/admin/mail-log': { access: 'settings.manage', ok: 200 },
+  'POST /api/admin/mail-log/:id/resend': {
+    access: 'settings.manage',
+    ok: 404,
+    path: '/api/admin/mail-log/999999/resend',
+  },
   'GET /api/analytics/users': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/export': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/export/courses': { access: 'analytics.view', ok: 200 },

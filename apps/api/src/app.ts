@@ -54,6 +54,7 @@ import { EnrollmentRepository } from './modules/enrollment/repository.js';
 import { homeRoutes } from './modules/home/routes.js';
 import { HomeService } from './modules/home/service.js';
 import { menuRoutes } from './modules/menu/routes.js';
+import { MailOutbox } from './modules/mail/outbox.js';
 import { MailLogRepository } from './modules/mail/repository.js';
 import { mailLogRoutes } from './modules/mail/routes.js';
 import { MailLogService } from './modules/mail/service.js';
@@ -74,7 +75,10 @@ import type { Clock } from './platform/clock.js';
 import { responseSerializerCompiler } from './platform/serializer.js';
 import { answerClientError, answerFrameworkError, installErrorHandler } from './platform/errorHandler.js';
 import { MESSAGES } from './platform/errors.js';
-import { BackgroundMailer, createTransportDeliver, type Mailer } from './platform/mail/mailer.js';
+import type { MailTransport, Mailer } from './platform/mail/mailer.js';
+import { MailSealer } from './platform/mail/sealed.js';
+import { createTransport } from './platform/mail/transport.js';
+import { PeopleTime } from './platform/peopleTime.js';
 import { RateLimiter } from './platform/rateLimit.js';
 import { isClientPage, registerWebClient } from './platform/webClient.js';
 import { installSecurity, type RegisteredRoute } from './platform/security.js';
@@ -92,8 +96,8 @@ export interface AppDeps {
   /** Key for CSRF tokens (see platform/secret.ts). */
   secret: string;
   logger?: FastifyServerOptions['logger'];
-  /** Defaults to SMTP or .eml files per config; tests pass a capturing one. */
-  mailer?: Mailer;
+  /** What delivers the outbox's mails: SMTP or .eml files per config by default; tests capture them. */
+  mailTransport?: MailTransport;
 }
 
 /** Work the server process runs on a timer (server.ts); tests call it with the injected clock. */
@@ -108,11 +112,14 @@ export interface BackgroundJobs {
   /** Folds each learner's appended version rows into one (db/versions.ts); returns how many learners. */
   compactViewerVersions(): Promise<number>;
   /**
-   * Claims the deadline reminders and weekly digests that are due (each at most once) and starts
-   * handing them to the mailer; `remindersDelivered` waits for their delivery.
+   * Claims the deadline reminders and weekly digests that are due (each at most once) and queues
+   * their mails in the outbox, which delivers them in the background.
    */
   remind(): Promise<PassResult>;
-  remindersDelivered(): Promise<void>;
+  /** A delivery pass of the outbox: due mails (new ones, retries, those a stopped process left). */
+  deliverMail(): Promise<void>;
+  /** Resolves when no delivery pass of this process is running (tests read the mails after it). */
+  mailSettled(): Promise<void>;
 }
 
 export type App = FastifyInstance & {
@@ -120,6 +127,8 @@ export type App = FastifyInstance & {
   jobs: BackgroundJobs;
   /** The first step of stopping (platform/drain.ts): the port closes, answers end their connections. */
   stopAccepting(): Promise<void>;
+  /** The outbox every mail goes through (for scripts and tests that send one as a service would). */
+  mailer: Mailer;
 };
 
 const REDACT = [
@@ -169,16 +178,24 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
-  const mailer = deps.mailer ?? new BackgroundMailer(createTransportDeliver(config), app.log);
-  app.addHook('onClose', () => mailer.idle());
-  // Delivered mails are logged on the pool, outside whatever unit of work sent them (issue 16).
-  const mailLog = new MailLogService(new MailLogRepository({ db: db.kysely }), clock);
-  mailer.setAuditSink(mailLog);
-  const mailContext = { companyName: config.companyName, publicUrl: config.publicUrl };
-
   const registeredRoutes: RegisteredRoute[] = [];
   // Repositories share one unit of work: a service's transaction reaches every query it makes.
   const uow = new UnitOfWork(db.kysely, db.kind);
+
+  // Every mail goes through the outbox (the mail log): queued in the sender's transaction, delivered
+  // in the background with retries (issue 30).
+  const people = new PeopleTime(config.timeZone);
+  const mailLogRepo = new MailLogRepository(uow);
+  const mailer = new MailOutbox(
+    uow,
+    mailLogRepo,
+    deps.mailTransport ?? createTransport(config),
+    new MailSealer(secret),
+    clock,
+    { retryMs: config.mail.retryMs, log: app.log },
+  );
+  const mailLog = new MailLogService(uow, mailLogRepo, mailer, clock, config.mail.retryMs);
+  const mailContext = { companyName: config.companyName, publicUrl: config.publicUrl, people };
   const sessions = new SessionRepository(uow);
   const users = new UsersRepository(uow);
   const courses = new CoursesRepository(uow);
@@ -276,9 +293,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const attempts = new AttemptsService(uow, new AttemptsRepository(uow), testsRepo, learning, clock);
   await app.register(attemptRoutes({ attempts, authoring }));
   await app.register(profileRoutes(new ProfileService(users, credentials, limiter, clock)));
-  const analytics = new AnalyticsService(users, courses, catalogueRepo, engine);
+  const analytics = new AnalyticsService(users, courses, catalogueRepo, engine, people);
   await app.register(analyticsRoutes(analytics));
-  await app.register(exportsRoutes(new ExportsService(analytics, usersService, clock)));
+  await app.register(exportsRoutes(new ExportsService(analytics, usersService, clock, people)));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
   await app.register(
     storageRoutes({
@@ -303,10 +320,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     mailer,
     mailContext,
     clock,
-    { perPass: config.reminders.perPass, log: app.log },
+    { perPass: config.reminders.perPass, digest: config.digest },
   );
-  // Before the database closes: mails claimed but not yet handed over are given back.
+  // Before the database closes: a running pass ends after the batch it is claiming; then the outbox
+  // starts no new try, and the tries under way finish (onClose hooks run before server.ts closes the
+  // database).
   app.addHook('preClose', () => reminders.close());
+  app.addHook('preClose', async () => mailer.stop());
+  app.addHook('onClose', () => mailer.settled());
   const jobs: BackgroundJobs = {
     sweepExpiredAttempts: () => attempts.sweep(),
     renewLearningStates: async () => {
@@ -320,7 +341,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     compactViewerVersions: () => compactViewerChanges(db.kysely, db.kind),
     remind: () => reminders.pass(),
-    remindersDelivered: () => reminders.delivered(),
+    deliverMail: () => mailer.deliver(),
+    mailSettled: () => mailer.settled(),
   };
-  return Object.assign(app, { registeredRoutes, jobs, stopAccepting: drain.stopAccepting }) as unknown as App;
+  return Object.assign(app, { registeredRoutes, jobs, stopAccepting: drain.stopAccepting, mailer }) as unknown as App;
 }

@@ -1,10 +1,14 @@
 import { resolve } from 'node:path';
+import { isTimeZone } from '@lms/contract';
 import { z } from 'zod';
 import { parseDrainMs } from './platform/shutdown.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Days of the week as DIGEST_DAY names them, Monday first (ISO 8601: Monday is 1). */
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -37,6 +41,20 @@ const envSchema = z.object({
   REMINDERS_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   /** Reminder mails one pass claims at most; when they are handed to the mailer the next pass follows. */
   REMINDERS_PER_PASS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** The company's time zone: every date the server writes for people (mails, exports, analytics). */
+  TIMEZONE: z
+    .string()
+    .default('Europe/Moscow')
+    .refine(isTimeZone, 'TIMEZONE must be an IANA time zone such as Europe/Moscow'),
+  /** The weekly digest goes out on this day at this hour of TIMEZONE. */
+  DIGEST_DAY: z
+    .string()
+    .default('monday')
+    .transform((v) => v.trim().toLowerCase())
+    .pipe(z.enum(WEEKDAYS, { error: 'DIGEST_DAY must be a day of the week in English: monday … sunday' })),
+  DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(9),
+  /** How long a mail that cannot be delivered is retried before it is marked as not sent. */
+  MAIL_RETRY_HOURS: z.coerce.number().int().min(1).max(720).default(24),
 });
 
 export interface Config {
@@ -56,8 +74,12 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** false, the number of proxy hops in front, or the proxies' addresses (never 'trust anyone'). */
   trustProxy: false | number | string;
+  /** IANA time zone of the company (TIMEZONE): dates written for people are in it. */
+  timeZone: string;
   /** The periodic pass that sends reminders and digests: whether it runs, and how often. */
   reminders: { enabled: boolean; intervalMs: number; perPass: number };
+  /** When the weekly digest goes out: ISO day of the week (1 = Monday) and hour, in `timeZone`. */
+  digest: { weekday: number; hour: number };
   mail: {
     host: string | undefined;
     port: number;
@@ -65,6 +87,8 @@ export interface Config {
     password: string | undefined;
     from: string;
     secure: boolean;
+    /** How long an undeliverable mail is retried (MAIL_RETRY_HOURS), in ms. */
+    retryMs: number;
   };
 }
 
@@ -107,6 +131,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalMs: e.REMINDERS_INTERVAL_MINUTES * 60_000,
       perPass: e.REMINDERS_PER_PASS,
     },
+    timeZone: e.TIMEZONE,
+    digest: { weekday: WEEKDAYS.indexOf(e.DIGEST_DAY) + 1, hour: e.DIGEST_HOUR },
     mail: {
       host: e.MAIL_HOST || undefined,
       port: e.MAIL_PORT,
@@ -114,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       password: e.MAIL_PASSWORD || undefined,
       from: e.MAIL_FROM ?? `${e.COMPANY_NAME} <noreply@${loginDomain}>`,
       secure: e.MAIL_SECURE,
+      retryMs: e.MAIL_RETRY_HOURS * 3_600_000,
     },
   };
 }

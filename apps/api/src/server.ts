@@ -1,4 +1,5 @@
 import { buildApp } from './app.js';
+import { startBackgroundJobs } from './background.js';
 import { ensureFirstAdmin } from './bootstrap.js';
 import { loadConfig } from './config.js';
 import { connect } from './db/connect.js';
@@ -50,30 +51,14 @@ async function main(): Promise<void> {
       `MAIL_HOST is not set: mails (with passwords and codes) are written to ${config.dataDir}/mail instead of being sent`,
     );
   }
-  // Attempts left open past their time are finished as of their expiry even if nobody comes back.
-  const sweep = setInterval(() => {
-    app.jobs.sweepExpiredAttempts().catch((error: unknown) => app.log.error({ err: error }, 'attempt sweep failed'));
-    // Learning states whose next recurrence cycle opened are rewritten (reads recompute them meanwhile).
-    app.jobs
-      .renewLearningStates()
-      .catch((error: unknown) => app.log.error({ err: error }, 'learning state renewal failed'));
-    app.jobs
-      .compactViewerVersions()
-      .catch((error: unknown) => app.log.error({ err: error }, 'viewer version compaction failed'));
-  }, 60_000);
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
-  // Deadline reminders and weekly digests (REMINDERS=off stops them); each mail is claimed once in the
-  // database, so several server processes may run this pass side by side.
-  if (config.reminders.enabled) {
-    const remind = setInterval(() => {
-      app.jobs.remind().catch((error: unknown) => app.log.error({ err: error }, 'reminder pass failed'));
-    }, config.reminders.intervalMs);
-    remind.unref();
-    app.addHook('onClose', async () => clearInterval(remind));
-  }
+  // Periodic passes (background.ts), from the moment the server listens: the sweeps, the outbox, and
+  // the reminders soon after start-up (REMINDERS=off stops them), then every REMINDERS_INTERVAL_MINUTES.
+  // Each is safe beside another process's; they stop when closing starts.
+  let stopJobs = () => {};
+  app.addHook('preClose', async () => stopJobs());
   await db.openConnections();
   await app.listen({ port: config.port, host: config.host });
+  stopJobs = startBackgroundJobs(app, config);
   // The address the socket really has (PORT=0 picks a free port), not what the config asked for.
   const lines = [`\n  Платформа обучения запущена: ${listenUrl(app.server.address())}`];
   if (config.publicUrl) lines.push(`  Публичный адрес: ${config.publicUrl}`);

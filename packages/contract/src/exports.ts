@@ -22,7 +22,8 @@ const common = {
   format: z.enum(EXPORT_FORMATS).default('xlsx'),
   /**
    * The viewer's time zone: spreadsheet times carry no zone, so times of day are written as the
-   * viewer's wall clock (the browser sends its own; UTC without it).
+   * viewer's wall clock (the browser sends its own; the company's TIMEZONE without it). Deadlines are
+   * always the company's calendar days, as the analytics screen writes them.
    */
   tz: z.string().max(64).refine(isTimeZone, 'Неизвестный часовой пояс').optional(),
 };

@@ -34,7 +34,18 @@ export const mailLogQuery = z.object({
 });
 export type MailLogQuery = z.infer<typeof mailLogQuery>;
 
-/** One delivered mail. `user_name` and `course_name` are null when the mail had no user or course. */
+/**
+ * Where a mail is (issue 30): waiting in the outbox (also between tries after a failure), delivered,
+ * or given up after its retries (or refused by the mail server for good) — an admin may send it again.
+ */
+export const MAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+/**
+ * One mail of the log. `user_name` and `course_name` are null when the mail had no user or course;
+ * `sent_at` is null until it is delivered; `error` is the last failed try's reason (in Russian) and
+ * `next_attempt_at` when a queued mail is tried next.
+ */
 export const mailLogItem = z.object({
   id: z.number().int(),
   recipient: z.string(),
@@ -43,7 +54,12 @@ export const mailLogItem = z.object({
   course_id: z.number().int().nullable(),
   course_name: z.string().nullable(),
   subject: z.string(),
-  sent_at: z.string(),
+  status: z.enum(MAIL_STATUSES),
+  queued_at: z.string(),
+  sent_at: z.string().nullable(),
+  attempts: z.number().int(),
+  error: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
 });
 export type MailLogItem = z.infer<typeof mailLogItem>;
 
@@ -55,3 +71,16 @@ export const mailLogResponse = z.object({
   per_page: z.number().int(),
 });
 export type MailLogResponse = z.infer<typeof mailLogResponse>;
+
+/** POST /api/admin/mail-log/{id}/resend: a failed mail goes back to the outbox. */
+export const mailResendResponse = z.object({
+  result: z.object({ success: z.literal(true), message: z.string() }),
+  item: mailLogItem,
+});
+export type MailResendResponse = z.infer<typeof mailResendResponse>;
+
+export const MAIL_LOG_MESSAGES = {
+  resent: 'Письмо снова поставлено в очередь на отправку',
+  notFound: 'Письмо не найдено',
+  notFailed: 'Отправить снова можно только письмо, которое не удалось отправить',
+} as const;

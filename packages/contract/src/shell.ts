@@ -28,6 +28,8 @@ export type Ziggy = z.infer<typeof ziggyResponse>;
 export const publicConfigResponse = z.object({
   company_name: z.string(),
   login_domain: z.string(),
+  /** The company's IANA time zone (TIMEZONE): dates for people are that zone's calendar days. */
+  time_zone: z.string(),
 });
 export type PublicConfig = z.infer<typeof publicConfigResponse>;
 

@@ -60,6 +60,7 @@ describe(`migrations (${dialectName})`, () => {
         '0014_test_content_version',
         '0015_viewer_versions',
         '0016_users_list_version',
+        '0018_mail_outbox',
         '0019_own_password',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
@@ -243,6 +244,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0014_test_content_version',
         '0015_viewer_versions',
         '0016_users_list_version',
+        '0018_mail_outbox',
         '0019_own_password',
       ]);
 
@@ -319,6 +321,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0014_test_content_version',
         '0015_viewer_versions',
         '0016_users_list_version',
+        '0018_mail_outbox',
         '0019_own_password',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
@@ -332,6 +335,55 @@ describe(`0012 kept rankings (${dialectName})`, () => {
       expect(
         await k.selectFrom('counters').select('value').where('name', '=', 'user_urgency_built').executeTakeFirst(),
       ).toEqual({ value: 1 });
+    } finally {
+      await drop();
+    }
+  });
+});
+
+describe(`migration 0018 (${dialectName})`, () => {
+  it('0018 keeps the logged mails, with their ids, as sent; new rows may wait unsent', async () => {
+    const { db, drop } = await createTestDb();
+    try {
+      const k = db.kysely;
+      await migrateTo(k, db.kind, '0016_users_list_version', db.schema);
+      const sentAt = '2026-02-01T10:00:00.000Z';
+      for (const to of ['a@example.com', 'c@example.com'])
+        await sql`insert into mail_log (recipient, user_id, kind, course_id, subject, sent_at)
+          values (${to}, null, 'manager_digest', null, 'Сводка', ${sentAt})`.execute(k);
+      // A gap in the ids, as rows of a rolled back insert leave.
+      await sql`delete from mail_log where recipient = 'a@example.com'`.execute(k);
+      expect(await migrateToLatest(k, db.kind, db.schema)).toEqual(['0018_mail_outbox']);
+      const kept = await k.selectFrom('mail_log').selectAll().executeTakeFirstOrThrow();
+      expect(kept).toMatchObject({ id: 2, subject: 'Сводка', status: 'sent', queued_at: sentAt, sent_at: sentAt });
+      expect([kept.attempts, kept.body, kept.next_attempt_at, kept.lease_owner]).toEqual([1, null, null, null]);
+      const indexes =
+        db.kind === 'sqlite'
+          ? await sql<{ name: string }>`select name from sqlite_master
+              where type = 'index' and tbl_name = 'mail_log' and name not like 'sqlite_%'`.execute(k)
+          : await sql<{ name: string }>`select indexname as name from pg_indexes
+              where tablename = 'mail_log' and schemaname = current_schema() and indexname not like '%_pkey'`.execute(
+              k,
+            );
+      expect(indexes.rows.map((r) => r.name).sort()).toEqual(['mail_log_due_idx', 'mail_log_queued_idx']);
+      const queued = await k
+        .insertInto('mail_log')
+        .values({
+          recipient: 'b@example.com',
+          user_id: null,
+          kind: 'manager_digest',
+          course_id: null,
+          subject: 'Сводка',
+          status: 'queued',
+          queued_at: sentAt,
+          sent_at: null,
+          next_attempt_at: sentAt,
+        })
+        .returning(['id', 'attempts'])
+        .executeTakeFirstOrThrow();
+      // The id sequence goes on after the kept rows.
+      expect(queued.id).toBe(3);
+      expect(queued.attempts).toBe(0);
     } finally {
       await drop();
     }

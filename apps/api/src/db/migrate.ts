@@ -17,6 +17,7 @@ import { courseCardsVersionMigration } from './migrations/0013_course_cards_vers
 import { testContentVersionMigration } from './migrations/0014_test_content_version.js';
 import { viewerVersionsMigration } from './migrations/0015_viewer_versions.js';
 import { usersListVersionMigration } from './migrations/0016_users_list_version.js';
+import { mailOutboxMigration } from './migrations/0018_mail_outbox.js';
 import { ownPasswordMigration } from './migrations/0019_own_password.js';
 import type { Database } from './schema.js';
 import { learningStatesOver } from '../modules/progress/states.js';
@@ -40,6 +41,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0014_test_content_version': testContentVersionMigration(kind) as Migration,
     '0015_viewer_versions': viewerVersionsMigration(kind) as Migration,
     '0016_users_list_version': usersListVersionMigration(kind) as Migration,
+    '0018_mail_outbox': mailOutboxMigration(kind) as Migration,
     '0019_own_password': ownPasswordMigration(kind) as Migration,
   };
 }

@@ -176,6 +176,7 @@ export interface DigestDeliveriesTable {
   sent_at: Time;
 }
 /** Every delivered mail (issue 16), written by the mailer after delivery; owned by modules/mail. */
+/** The mail log and outbox (modules/mail): one row per mail, from the moment it is queued. */
 export interface MailLogTable {
   id: Id;
   recipient: string;
@@ -184,7 +185,23 @@ export interface MailLogTable {
   kind: string;
   course_id: number | null;
   subject: string;
-  sent_at: Time;
+  /** A `MailStatus` of the contract: 'queued', 'sent' or 'failed'. */
+  status: string;
+  queued_at: Time;
+  sent_at: Time | null;
+  /** Tries started so far (a try is counted when a process takes the mail). */
+  attempts: Generated<number>;
+  /** When a queued mail may be tried next; null once sent or given up. */
+  next_attempt_at: Time | null;
+  /** Until when failures are retried; a failure after it gives the mail up as 'failed'. */
+  retry_until: Time | null;
+  /** The process delivering the mail, and until when no other may take it. */
+  lease_owner: string | null;
+  lease_until: Time | null;
+  /** The last failure's reason, in Russian, for the log. */
+  last_error: string | null;
+  /** Subject-less content (HTML and text), sealed with the app secret; cleared once sent. */
+  body: string | null;
 }
 export interface CourseCategoriesTable {
   id: Id;

@@ -6,7 +6,7 @@ import { loadConfig } from '../config.js';
 import { connect } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { Storage } from '../modules/files/storage.js';
-import { createTransportDeliver } from './mail/mailer.js';
+import { createTransport } from './mail/transport.js';
 import { loadAppSecret } from './secret.js';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
@@ -74,8 +74,13 @@ describe('files under DATA_DIR are owner-only', () => {
 
   it('the mail folder of the file transport and its .eml files', async () => {
     const dataDir = join(root, 'mail-data');
-    const deliver = createTransportDeliver(loadConfig({ DATA_DIR: dataDir }));
-    await deliver({ to: 'anna@example.com', subject: 'Код', html: '<p>123456</p>', text: '123456' });
+    await createTransport(loadConfig({ DATA_DIR: dataDir })).deliver({
+      to: 'anna@example.com',
+      subject: 'Код',
+      html: '<p>123456</p>',
+      text: '123456',
+      audit: { kind: 'password_recovery', user_id: null, course_id: null },
+    });
     const dir = join(dataDir, 'mail');
     expect(mode(dir)).toBe(0o700);
     const [eml] = readdirSync(dir);

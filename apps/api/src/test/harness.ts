@@ -11,8 +11,8 @@ import { loadConfig, type Config } from '../config.js';
 import { connect, type Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { ManualClock } from '../platform/clock.js';
-import { CapturingMailer } from '../platform/mail/mailer.js';
 import { hashPassword } from '../platform/passwords.js';
+import { CapturingTransport } from './mail.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 export const dialectName = TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -22,7 +22,8 @@ export interface TestContext {
   db: Db;
   clock: ManualClock;
   config: Config;
-  mailer: CapturingMailer;
+  /** What the app's outbox delivered (the real outbox, on the test's database). */
+  mailer: CapturingTransport;
   close(): Promise<void>;
 }
 
@@ -83,7 +84,12 @@ export async function createTestDb(): Promise<{ db: Db; drop(): Promise<void> }>
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: { logger?: Parameters<typeof buildApp>[0]['logger']; beforeReady?: (app: App) => void } = {},
+  opts: {
+    logger?: Parameters<typeof buildApp>[0]['logger'];
+    beforeReady?: (app: App) => void;
+    /** Deliver through the configured transport (MAIL_HOST: a test's SMTP server) instead of capturing. */
+    configTransport?: boolean;
+  } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lms-test-'));
   const config = loadConfig({
@@ -97,15 +103,16 @@ export async function createTestApp(
   const { db, drop } = await createTestDb();
   await migrateToLatest(db.kysely, db.kind, db.schema);
   const clock = new ManualClock();
-  const mailer = new CapturingMailer();
+  const mailer = new CapturingTransport();
   const app = await buildApp({
     config,
     db,
     clock,
-    mailer,
+    mailTransport: opts.configTransport ? undefined : mailer,
     secret: 'test-secret-0123456789-0123456789',
     logger: opts.logger,
   });
+  mailer.settleWith(() => app.jobs.mailSettled());
   opts.beforeReady?.(app);
   await app.ready();
   return {
@@ -191,6 +198,9 @@ export class Client {
       },
     });
     this.absorb(res);
+    // Mails the request queued are delivered in the background: the next step of a test sees them,
+    // as a person would find them in their mailbox a moment later.
+    await this.app.jobs.mailSettled();
     return res;
   }
 

@@ -7,9 +7,13 @@ import { object, string, type Shape } from '../lib/shape';
 export const configQueryKey = ['config'] as const;
 
 /** The contract's `publicConfigResponse`, without zod (lib/shape.ts). */
-export const publicConfigAnswer: Shape<PublicConfig> = object({ company_name: string, login_domain: string });
+export const publicConfigAnswer: Shape<PublicConfig> = object({
+  company_name: string,
+  login_domain: string,
+  time_zone: string,
+});
 
-/** GET /api/config (public): company name and the corporate login domain. Never hard-coded. */
+/** GET /api/config (public): company name, the corporate login domain and time zone. Never hard-coded. */
 export const publicConfigQuery = queryOptions({
   queryKey: configQueryKey,
   queryFn: async (): Promise<PublicConfig> => parseAnswer(publicConfigAnswer, (await http.get('/api/config')).data),

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnitOfWork } from '../../db/unitOfWork.js';
 import { DAY, HOUR, iso } from '../../platform/clock.js';
+import { PeopleTime } from '../../platform/peopleTime.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import {
   createCourse,
@@ -158,6 +159,7 @@ describe(`the weekly digests (${dialectName})`, () => {
       new CoursesRepository(uow),
       new CatalogueRepository(uow),
       engine,
+      new PeopleTime('Europe/Moscow'),
     );
 
     // The rule, restated: an admin's team is every live person, a manager's the other live people of

@@ -1,7 +1,10 @@
 import { analyticsEmployee } from '@lms/contract';
 import { describe, expect, it } from 'vitest';
+import { PeopleTime } from '../../platform/peopleTime.js';
 import { random } from '../../test/random.js';
 import { employeeJson, employeeOf, overviewChunks, type Placed } from './service.js';
+
+const people = new PeopleTime('Europe/Moscow');
 
 const AWKWARD = [
   '',
@@ -43,8 +46,8 @@ describe('an overview employee written directly', () => {
               progress: rnd.int(101),
             },
       };
-      const written = employeeJson(placed, new Map());
-      expect(written).toBe(JSON.stringify(employeeOf(placed, new Map())));
+      const written = employeeJson(placed, people);
+      expect(written).toBe(JSON.stringify(employeeOf(placed, people)));
       expect(analyticsEmployee.parse(JSON.parse(written))).toEqual(JSON.parse(written));
     }
   });
@@ -69,16 +72,15 @@ describe('an overview employee written directly', () => {
       almost_overdue: [],
       in_order: Array.from({ length: 1500 }, (_, i) => person(i + 5000)),
     };
-    const chunks = [...overviewChunks(groups)];
+    const chunks = [...overviewChunks(groups, people)];
     expect(chunks.length).toBeGreaterThan(3);
-    const dates = new Map<string, string>();
     expect(JSON.parse(Buffer.concat(chunks).toString('utf8'))).toEqual({
       result: {
         success: true,
         analytic: {
-          overdue: groups.overdue.map((p) => employeeOf(p, dates)),
+          overdue: groups.overdue.map((p) => employeeOf(p, people)),
           almost_overdue: [],
-          in_order: groups.in_order.map((p) => employeeOf(p, dates)),
+          in_order: groups.in_order.map((p) => employeeOf(p, people)),
         },
       },
     });

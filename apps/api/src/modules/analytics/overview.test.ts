@@ -2,6 +2,7 @@ import { analyticsOverviewResponse, type AnalyticsEmployee } from '@lms/contract
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnitOfWork } from '../../db/unitOfWork.js';
 import { DAY, HOUR } from '../../platform/clock.js';
+import { PeopleTime } from '../../platform/peopleTime.js';
 import { storageUrl } from '../../platform/storageUrl.js';
 import {
   clientAs,
@@ -74,7 +75,7 @@ describe(`analytics overview, streamed, equals the rules over the engine's full 
         email: user.email,
         department: user.department_name,
         photo: storageUrl(user.photo_path),
-        deadline: displayDate(state?.deadline ?? null),
+        deadline: displayDate(state?.deadline ?? null, new PeopleTime('Europe/Moscow')),
         deadline_at: state?.deadline ?? null,
         percent: state?.progress ?? 0,
         last_activity: user.last_activity_at,

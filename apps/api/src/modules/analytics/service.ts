@@ -6,6 +6,7 @@ import {
 } from '@lms/contract';
 import { can } from '../../platform/access.js';
 import { notFound } from '../../platform/errors.js';
+import type { PeopleTime } from '../../platform/peopleTime.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import { storageUrl } from '../../platform/storageUrl.js';
 import { fullName } from '../auth/permissions.js';
@@ -99,9 +100,8 @@ const byUrgency = (a: Lead, b: Lead) =>
       ? 1
       : BY_RUSSIAN_NAME.compare(a.name, b.name) || a.user_id - b.user_id;
 
-/** dd.mm.yyyy as the analytics screen shows a deadline. */
-const DATE = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
-export const displayDate = (value: string | null): string => (value ? DATE.format(new Date(value)) : '');
+/** dd.mm.yyyy as the analytics screen shows a deadline: the company's calendar day (TIMEZONE). */
+export const displayDate = (value: string | null, people: PeopleTime): string => (value ? people.date(value) : '');
 
 /** An employee of the overview and their most urgent course, before they are written out. */
 export interface Placed {
@@ -120,6 +120,8 @@ export class AnalyticsService {
     private readonly courses: CoursesRepository,
     private readonly catalogue: CatalogueRepository,
     private readonly engine: LearningEngine,
+    /** Dates written for people: the deadline strings of the overview. */
+    private readonly people: PeopleTime,
   ) {}
 
   private async member(viewer: SessionUser, userId: number): Promise<UserRecord> {
@@ -255,11 +257,10 @@ export class AnalyticsService {
   /** The overview's three groups (spec 03 §7 `result.analytic`), as objects (the exports read them). */
   async overview(viewer: SessionUser): Promise<Record<DeadlineStatus, AnalyticsEmployee[]>> {
     const groups = await this.placed(viewer);
-    const dates = new Map<string, string>();
     return {
-      overdue: groups.overdue.map((p) => employeeOf(p, dates)),
-      almost_overdue: groups.almost_overdue.map((p) => employeeOf(p, dates)),
-      in_order: groups.in_order.map((p) => employeeOf(p, dates)),
+      overdue: groups.overdue.map((p) => employeeOf(p, this.people)),
+      almost_overdue: groups.almost_overdue.map((p) => employeeOf(p, this.people)),
+      in_order: groups.in_order.map((p) => employeeOf(p, this.people)),
     };
   }
 
@@ -271,7 +272,7 @@ export class AnalyticsService {
    */
   async overviewJson(viewer: SessionUser): Promise<Iterable<Buffer>> {
     const groups = await this.placed(viewer);
-    return overviewChunks(groups);
+    return overviewChunks(groups, this.people);
   }
 
   /**
@@ -359,12 +360,8 @@ export class AnalyticsService {
   }
 }
 
-export function employeeOf({ user, name, urgent }: Placed, dates: Map<string, string>): AnalyticsEmployee {
-  let deadline = '';
-  if (urgent?.deadline) {
-    deadline = dates.get(urgent.deadline) ?? displayDate(urgent.deadline);
-    dates.set(urgent.deadline, deadline);
-  }
+export function employeeOf({ user, name, urgent }: Placed, people: PeopleTime): AnalyticsEmployee {
+  const deadline = displayDate(urgent?.deadline ?? null, people);
   return {
     id: user.id,
     name,
@@ -389,13 +386,9 @@ const textOrNull = (v: string | null) => (v === null ? 'null' : text(v));
  * goes through `JSON.stringify`), without the intermediate object: a company-wide overview writes
  * 10 000 of them per call. The analytics tests compare the two.
  */
-export function employeeJson(placed: Placed, dates: Map<string, string>): string {
+export function employeeJson(placed: Placed, people: PeopleTime): string {
   const { user, name, urgent } = placed;
-  let deadline = '';
-  if (urgent?.deadline) {
-    deadline = dates.get(urgent.deadline) ?? displayDate(urgent.deadline);
-    dates.set(urgent.deadline, deadline);
-  }
+  const deadline = displayDate(urgent?.deadline ?? null, people);
   const course = urgent ? `{"id":${urgent.course_id},"name":${text(urgent.title)}}` : 'null';
   return (
     `{"id":${user.id},"name":${text(name)},"first_name":${text(user.first_name)},` +
@@ -411,15 +404,14 @@ export function employeeJson(placed: Placed, dates: Map<string, string>): string
  * chunk: a string written to the response would be measured (`Buffer.byteLength`) and encoded, each a
  * pass over ~3 MB, and a chunk built by concatenation would be flattened before encoding.
  */
-export function* overviewChunks(groups: Record<DeadlineStatus, Placed[]>): Generator<Buffer> {
-  const dates = new Map<string, string>();
+export function* overviewChunks(groups: Record<DeadlineStatus, Placed[]>, people: PeopleTime): Generator<Buffer> {
   const out = new ChunkWriter();
   out.put('{"result":{"success":true,"analytic":{');
   for (const [g, group] of GROUPS.entries()) {
     const list = groups[group];
     out.put(`${g > 0 ? ',' : ''}"${group}":[`);
     for (let i = 0; i < list.length; i++) {
-      out.put((i > 0 ? ',' : '') + employeeJson(list[i] as Placed, dates));
+      out.put((i > 0 ? ',' : '') + employeeJson(list[i] as Placed, people));
       const full = out.take();
       if (full) yield full;
     }

@@ -286,7 +286,8 @@ describe(`exports (${dialectName})`, () => {
       'Поддержка',
       'Ученик',
       'mass0000@example.com',
-      new Date(Date.UTC(2026, 0, 10, 8, 5)),
+      // No zone sent: the company's (TIMEZONE, Moscow by default), 08:05 UTC being 11:05 there.
+      new Date(Date.UTC(2026, 0, 10, 11, 5)),
     ]);
     expect([first[5]?.type, first[5]?.numFmt]).toEqual([ExcelJS.ValueType.Date, 'dd.mm.yyyy hh:mm']);
     expect((rows[1] as ReadCell[])[2]?.value).toBeNull(); // no department: an empty cell

@@ -6,11 +6,12 @@ import type {
   ExportFormat,
 } from '@lms/contract';
 import type { Clock } from '../../platform/clock.js';
+import type { PeopleTime } from '../../platform/peopleTime.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import type { EmployeeCourse } from '../analytics/employeeCourses.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import type { UsersService } from '../users/service.js';
-import { cellSheet, utcDay, wallClock, type CellSheet, type Sheet } from './writer.js';
+import { cellSheet, wallClock, type CellSheet, type Sheet } from './writer.js';
 
 export type DeadlineGroup = NonNullable<AnalyticsExportQuery['status']>;
 
@@ -63,8 +64,8 @@ export function shownRows(
 
 /** A stored time as the viewer's wall clock (spreadsheet times carry no zone); null stays empty. */
 const viewerTime = (value: string | null, tz: string) => (value ? wallClock(new Date(value), tz) : null);
-/** A deadline as the screen writes it: the UTC calendar day (AnalyticsService's displayDate). */
-const deadlineDay = (value: string | null) => (value ? utcDay(new Date(value)) : null);
+/** The calendar day of a wall-clock time (a date-only cell). */
+const calendarDay = (wall: Date) => new Date(Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate()));
 
 /**
  * Spreadsheets of what the analytics screen and the employees tab show with their filters
@@ -76,7 +77,12 @@ export class ExportsService {
     private readonly analyticsService: AnalyticsService,
     private readonly usersService: UsersService,
     private readonly clock: Clock,
+    /** The company's time zone (TIMEZONE): deadlines' days, and times of day when the viewer sends no zone. */
+    private readonly people: PeopleTime,
   ) {}
+
+  /** A deadline as the screen writes it: the company's calendar day (AnalyticsService's displayDate). */
+  private readonly deadlineDay = (value: string | null): Date | null => (value ? this.people.day(value) : null);
 
   /** `prefix-yyyy-mm-dd.ext`, the day as the viewer's calendar shows it. */
   private names(format: ExportFormat, ascii: string, russian: string, tz: string) {
@@ -89,9 +95,9 @@ export class ExportsService {
    * course (`analyticsCourses`) of the same people.
    */
   async analytics(viewer: SessionUser, query: AnalyticsExportQuery): Promise<ExportFile> {
-    const tz = query.tz ?? 'UTC';
+    const tz = query.tz ?? this.people.timeZone;
     const rows = shownRows(await this.analyticsService.overview(viewer), query.status, query.search);
-    const employees = cellSheet(employeesSheet(rows, tz));
+    const employees = cellSheet(employeesSheet(rows, tz, this.deadlineDay));
     return {
       format: query.format,
       ...this.names(query.format, 'analytics', 'Аналитика', tz),
@@ -104,7 +110,7 @@ export class ExportsService {
    * course (an employee without a course has none), read a batch of people at a time.
    */
   async analyticsCourses(viewer: SessionUser, query: AnalyticsExportQuery): Promise<ExportFile> {
-    const tz = query.tz ?? 'UTC';
+    const tz = query.tz ?? this.people.timeZone;
     const rows = shownRows(await this.analyticsService.overview(viewer), query.status, query.search);
     return {
       format: query.format,
@@ -130,7 +136,7 @@ export class ExportsService {
         { header: 'Email', kind: 'text', width: 32, value: (r) => r.employee.email },
         { header: 'Отдел', kind: 'text', width: 24, value: (r) => r.employee.department ?? null },
         { header: 'Курс', kind: 'text', width: 36, value: (r) => r.course.title },
-        { header: 'Срок', kind: 'date', width: 12, value: (r) => deadlineDay(r.course.summary.deadline) },
+        { header: 'Срок', kind: 'date', width: 12, value: (r) => this.deadlineDay(r.course.summary.deadline) },
         {
           header: 'Статус',
           kind: 'text',
@@ -144,7 +150,7 @@ export class ExportsService {
           width: 16,
           value: (r) => {
             const done = viewerTime(r.course.summary.completed_at, tz);
-            return done ? utcDay(done) : null;
+            return done ? calendarDay(done) : null;
           },
         },
         {
@@ -159,7 +165,7 @@ export class ExportsService {
   }
 
   employees(query: AdminUsersExportQuery): ExportFile {
-    const tz = query.tz ?? 'UTC';
+    const tz = query.tz ?? this.people.timeZone;
     const activity = (u: AdminUserListItem) => viewerTime(u.last_activity, tz);
     const sheet: Sheet<AdminUserListItem> = {
       name: 'Сотрудники',
@@ -182,7 +188,11 @@ export class ExportsService {
 }
 
 /** The screen's one row per employee (the first sheet of the analytics export). */
-function employeesSheet(rows: readonly AnalyticsRow[], tz: string): Sheet<AnalyticsRow> {
+function employeesSheet(
+  rows: readonly AnalyticsRow[],
+  tz: string,
+  deadlineDay: (value: string | null) => Date | null,
+): Sheet<AnalyticsRow> {
   return {
     name: 'Аналитика',
     columns: [

@@ -152,35 +152,8 @@ const two = (n: number) => String(n).padStart(2, '0');
 const ddmmyyyy = (d: Date) => `${two(d.getUTCDate())}.${two(d.getUTCMonth() + 1)}.${d.getUTCFullYear()}`;
 const hhmm = (d: Date) => `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
 
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * The wall-clock time of an instant in a time zone, as a Date whose UTC fields hold it: what a
- * spreadsheet cell (which has no zone) should show to a viewer in that zone.
- */
-export function wallClock(instant: Date, timeZone: string): Date {
-  let format = zoneFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    zoneFormats.set(timeZone, format);
-  }
-  const parts = format.formatToParts(instant);
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return new Date(Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')));
-}
-
-/** The UTC calendar day of an instant, at midnight (a date-only cell). */
-export const utcDay = (instant: Date): Date =>
-  new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth(), instant.getUTCDate()));
+/** Times of day for a zone's reader: the one owner of dates for people (platform/peopleTime.ts). */
+export { wallClock } from '../../platform/peopleTime.js';
 
 /**
  * Content-Disposition for a download: an ASCII `filename` for old clients and the real name as

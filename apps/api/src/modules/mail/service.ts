@@ -1,10 +1,17 @@
-import { MAIL_LOG_PER_PAGE_DEFAULT, type MailKind, type MailLogItem, type MailLogQuery } from '@lms/contract';
-import { iso, type Clock } from '../../platform/clock.js';
-import type { AuditedMail, MailAuditSink } from '../../platform/mail/mailer.js';
+import {
+  MAIL_LOG_MESSAGES as M,
+  MAIL_LOG_PER_PAGE_DEFAULT,
+  type MailKind,
+  type MailLogItem,
+  type MailLogQuery,
+  type MailStatus,
+} from '@lms/contract';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+import { addMs, iso, type Clock } from '../../platform/clock.js';
+import { notFound, unprocessable } from '../../platform/errors.js';
 import { fullName } from '../auth/permissions.js';
-import type { MailLogEntry, MailLogRecord, MailLogRepository } from './repository.js';
-
-const ENTRIES_PER_INSERT = 300;
+import type { MailOutbox } from './outbox.js';
+import type { MailLogRecord, MailLogRepository } from './repository.js';
 
 function toItem(r: MailLogRecord): MailLogItem {
   return {
@@ -18,51 +25,50 @@ function toItem(r: MailLogRecord): MailLogItem {
     course_id: r.course_id,
     course_name: r.course_name,
     subject: r.subject,
+    status: r.status as MailStatus,
+    queued_at: r.queued_at,
     sent_at: r.sent_at,
+    attempts: r.attempts,
+    error: r.last_error,
+    next_attempt_at: r.next_attempt_at,
   };
 }
 
 /**
- * The mail log (issue 16): the mailer records every delivered mail that carries `audit` here, with
- * the injected clock's time; admins read it page by page under the school settings.
+ * The mail log under the school settings (issues 16 and 30): every mail with its status, page by
+ * page; an admin sends a failed one again.
  */
-export class MailLogService implements MailAuditSink {
+export class MailLogService {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly repo: MailLogRepository,
+    private readonly outbox: MailOutbox,
     private readonly clock: Clock,
+    /** The retry window a mail sent again gets (MAIL_RETRY_HOURS). */
+    private readonly retryMs: number,
   ) {}
-
-  #batch: MailLogEntry[] = [];
-  #flush: Promise<void> | null = null;
-
-  /**
-   * Mails delivered together (a reminder pass hands thousands to the mailer at once) are written as
-   * multi-row inserts on the next turn of the event loop, instead of one statement each queueing on
-   * the database connection ahead of every request.
-   */
-  record(message: AuditedMail): Promise<void> {
-    this.#batch.push({
-      recipient: message.to,
-      user_id: message.audit.user_id,
-      kind: message.audit.kind,
-      course_id: message.audit.course_id,
-      subject: message.subject,
-      sent_at: iso(this.clock.now()),
-    });
-    this.#flush ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-      const entries = this.#batch;
-      this.#batch = [];
-      this.#flush = null;
-      for (let i = 0; i < entries.length; i += ENTRIES_PER_INSERT)
-        await this.repo.insertMany(entries.slice(i, i + ENTRIES_PER_INSERT));
-    });
-    return this.#flush;
-  }
 
   async page(query: MailLogQuery) {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? MAIL_LOG_PER_PAGE_DEFAULT;
     const { rows, total } = await this.repo.page(perPage, (page - 1) * perPage);
     return { items: rows.map(toItem), total, page, per_page: perPage };
+  }
+
+  /**
+   * A failed mail goes back to the outbox with a fresh retry window, as it was (same address and
+   * content); only a failed one, so a mail queued or sent is never sent twice this way.
+   */
+  resend(id: number): Promise<MailLogItem> {
+    return this.uow.run(async () => {
+      const now = this.clock.now();
+      if (!(await this.repo.requeue(id, iso(now), iso(addMs(now, this.retryMs))))) {
+        throw (await this.repo.find(id)) ? unprocessable(M.notFailed) : notFound(M.notFound);
+      }
+      const item = await this.repo.find(id);
+      if (!item) throw notFound(M.notFound);
+      this.uow.afterCommit(() => void this.outbox.deliver());
+      return toItem(item);
+    });
   }
 }

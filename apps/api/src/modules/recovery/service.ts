@@ -74,7 +74,7 @@ export class RecoveryService {
     await this.uow.run(() =>
       this.repo.replacePin(user.id, this.#hash(user.id, pin), iso(addMs(now, PIN_TTL_MS)), iso(now)),
     );
-    this.mailer.send({
+    await this.mailer.send({
       ...recoveryCodeMail(this.mail, user.email, pin),
       audit: { kind: 'password_recovery', user_id: user.id, course_id: null },
     });
@@ -122,7 +122,7 @@ export class RecoveryService {
       return true;
     });
     if (!ok) throw unprocessable(RECOVERY_MESSAGES.wrongCode);
-    this.mailer.send({
+    await this.mailer.send({
       ...newPasswordMail(this.mail, address, { login: address, password, site }),
       audit: { kind: 'new_password', user_id: userId, course_id: null },
     });

@@ -27,12 +27,6 @@ export interface ReminderClaim {
   kind: ReminderKind;
 }
 
-/** This week's digest of a user, as recorded in `digest_deliveries`. */
-export interface DigestClaim {
-  user_id: number;
-  week: string;
-}
-
 export interface DigestRecipient {
   id: number;
   email: string;
@@ -43,7 +37,6 @@ export interface DigestRecipient {
   department_id: number | null;
 }
 
-const CLAIMS_PER_INSERT = 400;
 /** Four values a row: well inside the bound variables of one SQLite statement. */
 const DIGESTS_PER_INSERT = 1000;
 
@@ -212,39 +205,5 @@ export class RemindersRepository {
       for (const r of inserted) won.push(r.user_id);
     }
     return won;
-  }
-
-  /**
-   * Gives back claims whose mails were never handed to the mailer (shutdown): the next pass, of this
-   * or another process, claims and sends them.
-   */
-  async release(reminders: readonly ReminderClaim[], digests: readonly DigestClaim[]): Promise<void> {
-    // By course, cycle and kind, users in lists: a mass pass's claims share a few of those, so the
-    // deletes are a few hundred primary-key lookups by list rather than 100 000 OR-ed conditions.
-    const byGroup = new Map<string, { claim: ReminderClaim; users: number[] }>();
-    for (const c of reminders) {
-      const k = `${c.course_id}:${c.cycle}:${c.kind}`;
-      const group = byGroup.get(k);
-      if (group) group.users.push(c.user_id);
-      else byGroup.set(k, { claim: c, users: [c.user_id] });
-    }
-    for (const { claim, users } of byGroup.values()) {
-      for (let i = 0; i < users.length; i += CLAIMS_PER_INSERT * 4) {
-        await this.db
-          .deleteFrom('reminder_deliveries')
-          .where('user_id', 'in', users.slice(i, i + CLAIMS_PER_INSERT * 4))
-          .where('course_id', '=', claim.course_id)
-          .where('cycle', '=', claim.cycle)
-          .where('kind', '=', claim.kind)
-          .execute();
-      }
-    }
-    for (let i = 0; i < digests.length; i += CLAIMS_PER_INSERT) {
-      const part = digests.slice(i, i + CLAIMS_PER_INSERT);
-      await this.db
-        .deleteFrom('digest_deliveries')
-        .where((eb) => eb.or(part.map((d) => eb.and([eb('user_id', '=', d.user_id), eb('week', '=', d.week)]))))
-        .execute();
-    }
   }
 }

@@ -43,9 +43,13 @@ export const systemRoutes =
       '/api/config',
       {
         config: { access: 'public', name: 'config' },
-        schema: { tags: ['shell'], summary: 'Company name and login domain', response: { 200: publicConfigResponse } },
+        schema: {
+          tags: ['shell'],
+          summary: 'Company name, login domain and time zone',
+          response: { 200: publicConfigResponse },
+        },
       },
-      async () => ({ company_name: config.companyName, login_domain: config.loginDomain }),
+      async () => ({ company_name: config.companyName, login_domain: config.loginDomain, time_zone: config.timeZone }),
     );
 
     app.get(

@@ -24,9 +24,13 @@ describe(`shell calls (${dialectName})`, () => {
     expect(body.routes['check-auth'].uri).toBe('api/check-auth');
   });
 
-  it('GET /api/config gives the company name and login domain', async () => {
+  it('GET /api/config gives the company name, login domain and time zone', async () => {
     const res = await new Client(ctx.app).get('/api/config');
-    expect(res.json()).toEqual({ company_name: 'Тестовая компания', login_domain: 'example.com' });
+    expect(res.json()).toEqual({
+      company_name: 'Тестовая компания',
+      login_domain: 'example.com',
+      time_zone: 'Europe/Moscow',
+    });
   });
 
   it('social links: the shipped default, replaceable in DATA_DIR', async () => {

@@ -123,7 +123,7 @@ export class UsersService {
       return { id, input };
     });
     const name = fullName(input);
-    this.mailer.send({
+    await this.mailer.send({
       ...welcomeMail(this.mail, input.email, `${input.first_name} ${input.last_name}`, {
         login: input.email,
         password,
@@ -182,7 +182,7 @@ export class UsersService {
     if (!user) throw notFound(USER_MESSAGES.notFound);
     const password = generatePassword(14);
     await this.credentials.replacePassword(id, await hashPassword(password), { mailed: true });
-    this.mailer.send({
+    await this.mailer.send({
       ...newPasswordMail(this.mail, user.email, { login: user.email, password, site }),
       audit: { kind: 'new_password', user_id: id, course_id: null },
     });

@@ -1,166 +1,114 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
-import { BackgroundMailer, createTransportDeliver, type MailMessage } from './mailer.js';
+import { startSmtp, type TestSmtp } from '../../test/smtp.js';
+import { PeopleTime } from '../peopleTime.js';
+import type { AuditedMail } from './mailer.js';
+import { MailSealer } from './sealed.js';
 import { recoveryCodeMail } from './templates.js';
+import { createTransport, deliveryFailure } from './transport.js';
 
-const quietLog = () => {
-  const lines: { obj: object; msg: string }[] = [];
-  return {
-    lines,
-    info: (obj: object, msg: string) => lines.push({ obj, msg }),
-    error: (obj: object, msg: string) => lines.push({ obj, msg }),
-  };
+const ctx = {
+  companyName: 'ООО «Ромашка»',
+  publicUrl: 'https://learn.example.com',
+  people: new PeopleTime('Europe/Moscow'),
 };
-const ctx = { companyName: 'ООО «Ромашка»', publicUrl: 'https://learn.example.com' };
+const audited = (to: string, code: string): AuditedMail => ({
+  ...recoveryCodeMail(ctx, to, code),
+  audit: { kind: 'password_recovery', user_id: null, course_id: null },
+});
 
-describe('mail', () => {
-  it('without SMTP writes each message as an .eml file and logs recipient and subject only', async () => {
+describe('mail transports', () => {
+  it('without SMTP writes each message as an .eml file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lms-mail-'));
     try {
-      const log = quietLog();
-      const mailer = new BackgroundMailer(createTransportDeliver(loadConfig({ DATA_DIR: dir })), log);
-      mailer.send(recoveryCodeMail(ctx, 'anna@example.com', '482913'));
-      await mailer.idle();
+      await createTransport(loadConfig({ DATA_DIR: dir })).deliver(audited('anna@example.com', '482913'));
       const files = readdirSync(join(dir, 'mail'));
       expect(files).toHaveLength(1);
       const eml = readFileSync(join(dir, 'mail', files[0] ?? ''), 'utf8');
       expect(eml).toContain('To: anna@example.com');
       expect(eml).toContain('text/plain');
       expect(eml).toContain('text/html');
-      expect(JSON.stringify(log.lines)).not.toContain('482913');
-      expect(log.lines).toEqual([
-        { obj: { to: 'anna@example.com', subject: 'ООО «Ромашка»: код для восстановления пароля' }, msg: 'mail sent' },
-      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('sends through SMTP when configured', async () => {
-    const received: string[] = [];
-    const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        let data = '';
-        stream.on('data', (c: Buffer) => (data += c.toString()));
-        stream.on('end', () => {
-          received.push(data);
-          callback();
-        });
-      },
+  describe('through a real SMTP server', () => {
+    let smtp: TestSmtp;
+    beforeEach(async () => {
+      smtp = await startSmtp();
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const address = server.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    try {
-      const config = loadConfig({
-        MAIL_HOST: '127.0.0.1',
-        MAIL_PORT: String(port),
-        MAIL_FROM: 'LMS <lms@example.com>',
-      });
-      const mailer = new BackgroundMailer(createTransportDeliver(config), quietLog());
-      mailer.send(recoveryCodeMail(ctx, 'ivan@example.com', '123456'));
-      await mailer.idle();
-      expect(received).toHaveLength(1);
-      expect(received[0]).toContain('ivan@example.com');
-      expect(received[0]).toContain('123456');
-    } finally {
-      await new Promise<void>((r) => server.close(() => r()));
-    }
-  });
-
-  it('retries a failed delivery and gives up with a log line, never throwing to the caller', async () => {
-    let calls = 0;
-    const log = quietLog();
-    const flaky = new BackgroundMailer(
-      async (_m: MailMessage) => {
-        calls++;
-        if (calls < 3) throw new Error('smtp down');
-      },
-      log,
-      [1, 1, 1],
-    );
-    flaky.send(recoveryCodeMail(ctx, 'a@example.com', '111111'));
-    await flaky.idle();
-    expect(calls).toBe(3);
-    expect(log.lines.at(-1)?.msg).toBe('mail sent');
-
-    const dead = new BackgroundMailer(async () => Promise.reject(new Error('down')), log, [1, 1]);
-    dead.send(recoveryCodeMail(ctx, 'b@example.com', '222222'));
-    await dead.idle();
-    expect(log.lines.at(-1)?.msg).toBe('mail failed, giving up');
-  });
-
-  it('delivers a few at a time, whatever was queued, and lets producers wait for room', async () => {
-    const gates: (() => void)[] = [];
-    let running = 0;
-    let most = 0;
-    const mailer = new BackgroundMailer(
-      async () => {
-        running++;
-        most = Math.max(most, running);
-        await new Promise<void>((r) => gates.push(r));
-        running--;
-      },
-      quietLog(),
-      [1],
-      3,
-    );
-    for (let i = 0; i < 10; i++) mailer.send(recoveryCodeMail(ctx, `u${i}@example.com`, '000000'));
-    expect(gates).toHaveLength(3);
-    expect(mailer.backlog()).toBe(10);
-    let roomy = false;
-    const room = mailer.whenBelow(8).then(() => (roomy = true));
-    const flush = async () => {
-      for (let i = 0; i < 5; i++) await Promise.resolve();
+    afterEach(async () => {
+      await smtp.close();
+    });
+    const transport = () =>
+      createTransport(
+        loadConfig({ MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtp.port), MAIL_FROM: 'LMS <lms@example.com>' }),
+      );
+    const failureOf = async (to: string) => {
+      const error = await transport()
+        .deliver(audited(to, '1'))
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(error).toBeDefined();
+      return deliveryFailure(error);
     };
-    gates.shift()?.();
-    gates.shift()?.();
-    await flush();
-    expect(roomy).toBe(false);
-    gates.shift()?.();
-    await room;
-    expect(mailer.backlog()).toBe(7);
-    while (mailer.backlog() > 0) {
-      gates.shift()?.();
-      await flush();
-    }
-    await mailer.idle();
-    expect(most).toBe(3);
+
+    it('sends through SMTP when configured', async () => {
+      await transport().deliver(audited('ivan@example.com', '123456'));
+      expect(smtp.accepted).toHaveLength(1);
+      expect(smtp.accepted[0]?.to).toEqual(['ivan@example.com']);
+      expect(smtp.accepted[0]?.raw).toContain('123456');
+    });
+
+    it('reads why a try failed: a refusal for good, a temporary one, a server away', async () => {
+      smtp.refuse = (address) => (address.startsWith('gone') ? 550 : address.startsWith('busy') ? 451 : undefined);
+      const gone = await failureOf('gone@example.com');
+      expect(gone.permanent).toBe(true);
+      expect(gone.reason).toMatch(/^Почтовый сервер отказался принять письмо: 550/);
+      const busy = await failureOf('busy@example.com');
+      expect(busy).toEqual({
+        permanent: false,
+        reason: expect.stringMatching(/^Почтовый сервер временно не принял письмо: 451/),
+      });
+      smtp.stop();
+      expect(await failureOf('ivan@example.com')).toEqual({ permanent: false, reason: 'Почтовый сервер недоступен' });
+    });
   });
 
-  it('keeps no delivery slot while a failed message waits for its retry', async () => {
-    const log = quietLog();
-    const delivered: string[] = [];
-    const mailer = new BackgroundMailer(
-      async (m: MailMessage) => {
-        if (m.to === 'bad@example.com' && !delivered.includes('retry')) {
-          delivered.push('retry');
-          throw new Error('mailbox busy');
-        }
-        delivered.push(m.to);
-      },
-      log,
-      [60_000],
-      1,
+  it('reads a refused login and an unknown error as worth retrying', () => {
+    expect(deliveryFailure(Object.assign(new Error('Invalid login'), { code: 'EAUTH', responseCode: 535 }))).toEqual({
+      permanent: false,
+      reason: 'Почтовый сервер не принял имя пользователя или пароль (MAIL_USER, MAIL_PASSWORD)',
+    });
+    expect(deliveryFailure(Object.assign(new Error('slow'), { code: 'ETIMEDOUT' })).reason).toBe(
+      'Почтовый сервер не ответил вовремя',
     );
-    vi.useFakeTimers();
-    try {
-      mailer.send(recoveryCodeMail(ctx, 'bad@example.com', '1'));
-      mailer.send(recoveryCodeMail(ctx, 'good@example.com', '2'));
-      await vi.advanceTimersByTimeAsync(0);
-      expect(delivered).toEqual(['retry', 'good@example.com']);
-      expect(mailer.backlog()).toBe(1);
-      await vi.advanceTimersByTimeAsync(60_000);
-      await mailer.idle();
-      expect(delivered).toEqual(['retry', 'good@example.com', 'bad@example.com']);
-    } finally {
-      vi.useRealTimers();
-    }
+    const odd = deliveryFailure(new Error('x'.repeat(1000)));
+    expect([odd.permanent, odd.reason.length <= 300, odd.reason.startsWith('Не удалось отправить письмо: x')]).toEqual([
+      false,
+      true,
+      true,
+    ]);
+  });
+});
+
+describe('sealed mail content', () => {
+  it('opens with the same secret only, and never holds the text in the clear', () => {
+    const sealer = new MailSealer('secret-one-0123456789-0123456789');
+    const body = { html: '<p>Пароль: Zx8-пароль</p>'.repeat(50), text: 'Пароль: Zx8-пароль' };
+    const sealed = sealer.seal(body);
+    expect(sealed).not.toContain('Zx8');
+    expect(Buffer.from(sealed.slice(3), 'base64').toString('latin1')).not.toContain('Zx8');
+    expect(sealer.open(sealed)).toEqual(body);
+    expect(sealer.seal(body)).not.toBe(sealed);
+    expect(() => new MailSealer('secret-two-0123456789-0123456789').open(sealed)).toThrow();
+    const tampered = `${sealed.slice(0, -4)}AAA=`;
+    expect(() => sealer.open(tampered)).toThrow();
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { PeopleTime } from '../peopleTime.js';
 import { newPasswordMail, teamDigestMail, welcomeMail } from './templates.js';
 
-const ctx = { companyName: 'Ромашка', publicUrl: 'https://lms.example.com' };
+const ctx = { companyName: 'Ромашка', publicUrl: 'https://lms.example.com', people: new PeopleTime('Europe/Moscow') };
 const line = (name: string, day: number) => ({
   name,
   course: 'Охрана труда',

@@ -1,4 +1,5 @@
 import { formatCount, type RuForms } from '@lms/contract';
+import type { PeopleTime } from '../peopleTime.js';
 import type { MailMessage } from './mailer.js';
 
 /** Every mail the platform sends, in one place: Russian, HTML with a plain-text part. */
@@ -6,6 +7,8 @@ export interface MailContext {
   companyName: string;
   /** Address of the platform, for links; omitted from the text when unknown. */
   publicUrl: string | undefined;
+  /** Dates in mails are the company's calendar days (TIMEZONE), as everywhere the server writes one. */
+  people: PeopleTime;
 }
 
 const escapeHtml = (s: string) =>
@@ -96,15 +99,6 @@ export function welcomeMail(ctx: MailContext, to: string, name: string, account:
 
 export type DeadlineReminderKind = 'reminder_almost_overdue' | 'reminder_overdue' | 'reminder_new_cycle';
 
-/** Dates in mails as the screens show them: dd.mm.yyyy (UTC, like the deadline on the cards). */
-const RU_DATE = new Intl.DateTimeFormat('ru-RU', {
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-export const mailDate = (value: string): string => RU_DATE.format(new Date(value));
-
 /** A learner's reminder about one course: its warning window, its deadline passed, or a new cycle. */
 export function deadlineReminderMail(
   ctx: MailContext,
@@ -112,7 +106,7 @@ export function deadlineReminderMail(
   input: { kind: DeadlineReminderKind; name: string; courseId: number; course: string; deadline: string | null },
 ): MailMessage {
   const url = ctx.publicUrl ? `${ctx.publicUrl}/courses/${input.courseId}` : undefined;
-  const until = input.deadline ? mailDate(input.deadline) : null;
+  const until = input.deadline ? ctx.people.date(input.deadline) : null;
   const course = `«${input.course}»`;
   const content: Record<DeadlineReminderKind, { title: string; subject: string; lines: string[] }> = {
     reminder_almost_overdue: {
@@ -162,7 +156,7 @@ export function teamDigestMail(
   input: { name: string; companyWide: boolean; overdue: DigestGroup; almost: DigestGroup },
 ): MailMessage {
   const { overdue, almost } = input;
-  const line = (e: DigestGroup['first'][number]) => `${e.name} — «${e.course}», срок ${mailDate(e.deadline)}`;
+  const line = (e: DigestGroup['first'][number]) => `${e.name} — «${e.course}», срок ${ctx.people.date(e.deadline)}`;
   const list = (title: string, g: DigestGroup) =>
     g.total === 0
       ? []

@@ -21,6 +21,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { messageOr } from '../../lib/errors';
 import { AppModal } from '../../shared/AppModal';
+import { usePublicConfig } from '../../shared/config';
 import { COURSE_PLACEHOLDER_IMAGE } from '../../shared/CourseCard';
 import { LoadingStatus } from '../../shared/ListStates';
 import { toastError } from '../../shared/toast';
@@ -117,6 +118,7 @@ function CopyIdButton({ id }: { id: number }) {
 }
 
 function CourseListPanel({ user, onCourse }: { user: EmployeeDetail; onCourse: (id: number) => void }) {
+  const timeZone = usePublicConfig().data?.time_zone;
   return (
     <Stack gap="lg" data-testid="employee-courses-panel">
       <Paper withBorder p={{ base: 'md', sm: 'lg' }} bg="gray.0">
@@ -213,7 +215,7 @@ function CourseListPanel({ user, onCourse }: { user: EmployeeDetail; onCourse: (
                             c={c.is_expired ? TEXT_COLOR.red : 'dimmed'}
                             fw={c.is_expired ? 600 : undefined}
                           >
-                            {formatDate(c.deadline)}
+                            {formatDate(c.deadline, timeZone)}
                           </Text>
                         </Group>
                       )}
@@ -244,6 +246,7 @@ function CourseListPanel({ user, onCourse }: { user: EmployeeDetail; onCourse: (
 
 function CourseDetailPanel({ courseId, userId, onBack }: { courseId: number; userId: number; onBack: () => void }) {
   const course = useEmployeeCourse(courseId, userId);
+  const timeZone = usePublicConfig().data?.time_zone;
   useFailure(course, T.courseError, (message) => {
     toastError(message, 'analytics-course');
     onBack();
@@ -263,7 +266,7 @@ function CourseDetailPanel({ courseId, userId, onBack }: { courseId: number; use
       </Stack>
     );
   }
-  const dates = courseDatesText(data);
+  const dates = courseDatesText(data, timeZone);
   return (
     <Stack gap="md" className={classes.slideIn} data-testid="course-detail-panel">
       <Group justify="space-between" gap="sm">

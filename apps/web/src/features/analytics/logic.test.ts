@@ -5,6 +5,7 @@ import {
   clampPercent,
   courseDatesText,
   employeeInitials,
+  formatDate,
   itemTone,
   lastActivityText,
   matchesEmployee,
@@ -78,6 +79,15 @@ describe('analytics rules', () => {
     );
     expect(courseDatesText({ ...courseDetail, deadline: null })).toBe('Начат: 10.01.2026');
     expect(courseDatesText({ started_at: null, completed_at: null, deadline: null })).toBe('');
+  });
+
+  it("writes dates as the company's calendar days, the days the server writes on the card", () => {
+    // 22:30 UTC is already the next day in Moscow and still the same day in New York.
+    const late = { started_at: null, completed_at: null, deadline: '2026-03-12T22:30:00.000Z' };
+    expect(courseDatesText(late, 'Europe/Moscow')).toBe('Срок до: 13.03.2026');
+    expect(courseDatesText(late, 'America/New_York')).toBe('Срок до: 12.03.2026');
+    expect(formatDate('2026-03-12T21:00:00.000Z', 'Europe/Moscow')).toBe('13.03.2026');
+    expect(formatDate('2026-03-12T20:59:59.000Z', 'Europe/Moscow')).toBe('12.03.2026');
   });
 
   it('marks finished modules and styles item statuses', () => {

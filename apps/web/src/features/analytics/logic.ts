@@ -83,13 +83,27 @@ export function employeeInitials(e: { first_name: string; last_name: string; nam
   return initials(e, e.name);
 }
 
-const dateFormat = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const dateFormatIn = (timeZone: string | undefined): Intl.DateTimeFormat => {
+  const key = timeZone ?? '';
+  let format = dateFormats.get(key);
+  if (!format) {
+    const zone = timeZone ? { timeZone } : {};
+    format = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric', ...zone });
+    dateFormats.set(key, format);
+  }
+  return format;
+};
 
-/** An ISO time as dd.mm.yyyy (ru-RU); '' for none or an unparseable value. */
-export function formatDate(value: string | null | undefined): string {
+/**
+ * An ISO time as dd.mm.yyyy (ru-RU): the calendar day of the company's time zone (GET /api/config's
+ * `time_zone`), the day the server writes on the analytics card, so the two never disagree; the
+ * browser's own zone until the config is known. '' for none or an unparseable value.
+ */
+export function formatDate(value: string | null | undefined, timeZone?: string): string {
   if (!value) return '';
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
+  return Number.isNaN(date.getTime()) ? '' : dateFormatIn(timeZone).format(date);
 }
 
 /**
@@ -99,11 +113,12 @@ export function formatDate(value: string | null | undefined): string {
  */
 export function courseDatesText(
   course: Pick<EmployeeCourseDetail, 'started_at' | 'completed_at' | 'deadline'>,
+  timeZone?: string,
 ): string {
   const parts: string[] = [];
-  const started = formatDate(course.started_at);
-  const completed = formatDate(course.completed_at);
-  const deadline = formatDate(course.deadline);
+  const started = formatDate(course.started_at, timeZone);
+  const completed = formatDate(course.completed_at, timeZone);
+  const deadline = formatDate(course.deadline, timeZone);
   if (started) parts.push(`${T.started}${started}`);
   if (completed) parts.push(`${T.completed}${completed}`);
   else if (deadline) parts.push(`${T.due}${deadline}`);

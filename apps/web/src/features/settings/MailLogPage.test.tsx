@@ -24,7 +24,12 @@ const mail = (id: number, more: Partial<MailLogItem> = {}): MailLogItem => ({
   course_id: null,
   course_name: null,
   subject: 'ООО «Тест»: доступ к платформе обучения',
+  status: 'sent',
+  queued_at: '2026-01-15T09:05:00.000Z',
   sent_at: '2026-01-15T09:05:00.000Z',
+  attempts: 1,
+  error: null,
+  next_attempt_at: null,
   ...more,
 });
 
@@ -35,6 +40,7 @@ const MAILS: MailLogItem[] = [
     kind: 'reminder_overdue',
     course_id: 101,
     course_name: 'Охрана труда',
+    queued_at: '2026-01-16T07:30:00.000Z',
     sent_at: '2026-01-16T07:30:00.000Z',
   }),
   mail(2, { recipient: 'boss@company.ru', user_name: null, kind: 'manager_digest' }),
@@ -52,8 +58,12 @@ const logAnswer =
     return ok({ result: { success: true }, items, total: list.length, page, per_page: perPage });
   };
 
-function setup(log: MockReply | ((r: RecordedRequest) => MockReply) = logAnswer(MAILS), me?: AuthUser) {
-  const mock = mockHttp(settingsRoutes({ 'GET /api/admin/mail-log': log }, me));
+function setup(
+  log: MockReply | ((r: RecordedRequest) => MockReply) = logAnswer(MAILS),
+  me?: AuthUser,
+  more: Record<string, MockReply | ((r: RecordedRequest) => MockReply)> = {},
+) {
+  const mock = mockHttp(settingsRoutes({ 'GET /api/admin/mail-log': log, ...more }, me));
   restore = mock.restore;
   const view = renderRoutes(
     [
@@ -69,7 +79,7 @@ function setup(log: MockReply | ((r: RecordedRequest) => MockReply) = logAnswer(
 const rows = () => screen.queryAllByTestId('mail-row');
 
 describe('Settings, mail log tab', { timeout: 20_000 }, () => {
-  it('is a tab of the settings and lists the mails: recipient, kind, course, time', async () => {
+  it('is a tab of the settings and lists the mails: recipient, kind, course, status, time', async () => {
     const { logCalls } = setup();
     expect(await screen.findByRole('heading', { name: 'Настройка школы' })).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Разделы настроек' });
@@ -82,16 +92,18 @@ describe('Settings, mail log tab', { timeout: 20_000 }, () => {
     const head = within(table)
       .getAllByRole('columnheader')
       .map((th) => th.textContent);
-    expect(head).toEqual(['Получатель', 'Тип', 'Курс', 'Отправлено']);
+    expect(head).toEqual(['Получатель', 'Тип', 'Курс', 'Статус', 'Время']);
 
     const [overdue, digest, recovery] = rows() as [HTMLElement, HTMLElement, HTMLElement];
     expect(within(overdue).getByText('ivanov@company.ru')).toBeInTheDocument();
     expect(within(overdue).getByText('Иванов Иван')).toBeInTheDocument();
     expect(within(overdue).getByText('Срок истёк')).toBeInTheDocument();
     expect(within(overdue).getByText('Охрана труда')).toBeInTheDocument();
-    const time = within(overdue).getByText(formatSentAt('2026-01-16T07:30:00.000Z'));
+    expect(within(overdue).getByText('Отправлено')).toBeInTheDocument();
+    // On the company's clock (Moscow in the config): 07:30 UTC is 10:30 there, whatever the test's zone.
+    const time = await within(overdue).findByText('16.01.2026, 10:30');
     expect(time).toHaveAttribute('datetime', '2026-01-16T07:30:00.000Z');
-    expect(time.textContent).toMatch(/^1[56]\.01\.2026, \d\d:\d\d$/);
+    expect(formatSentAt('2026-01-16T22:30:00.000Z', 'Europe/Moscow')).toBe('17.01.2026, 01:30');
     expect(within(digest).getByText('Сводка руководителю')).toBeInTheDocument();
     expect(within(digest).getByText('—')).toBeInTheDocument();
     expect(within(recovery).getByText('Восстановление пароля')).toBeInTheDocument();
@@ -134,6 +146,92 @@ describe('Settings, mail log tab', { timeout: 20_000 }, () => {
     );
     await ue.click(screen.getByRole('button', { name: 'Повторить' }));
     await waitFor(() => expect(rows()).toHaveLength(3));
+  });
+
+  it('shows each status: waiting with the last failure and the next try, failed with its reason', async () => {
+    setup(
+      logAnswer([
+        mail(5, {
+          recipient: 'wait@company.ru',
+          status: 'queued',
+          sent_at: null,
+          attempts: 2,
+          error: 'Почтовый сервер недоступен',
+          next_attempt_at: '2026-01-15T09:10:00.000Z',
+        }),
+        mail(4, {
+          recipient: 'gone@company.ru',
+          status: 'failed',
+          sent_at: null,
+          attempts: 1,
+          error: 'Почтовый сервер отказался принять письмо: 550 Mailbox unavailable',
+        }),
+        mail(3, { recipient: 'new@company.ru', status: 'queued', sent_at: null, attempts: 0 }),
+      ]),
+    );
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const [waiting, failed, fresh] = rows() as [HTMLElement, HTMLElement, HTMLElement];
+    expect(within(waiting).getByText('В очереди')).toBeInTheDocument();
+    expect(within(waiting).getByText('Последняя попытка не удалась: Почтовый сервер недоступен')).toBeInTheDocument();
+    expect(await within(waiting).findByText('Следующая попытка: 15.01.2026, 12:10')).toBeInTheDocument();
+    expect(within(waiting).queryByRole('button')).not.toBeInTheDocument();
+    expect(within(failed).getByText('Не отправлено')).toBeInTheDocument();
+    expect(
+      within(failed).getByText('Почтовый сервер отказался принять письмо: 550 Mailbox unavailable'),
+    ).toBeInTheDocument();
+    expect(
+      within(failed).getByRole('button', { name: 'Отправить снова письмо для gone@company.ru' }),
+    ).toBeInTheDocument();
+    // Not sent yet: the time is when it was queued.
+    expect(within(fresh).getByText('В очереди')).toBeInTheDocument();
+    expect(await within(fresh).findByText('15.01.2026, 12:05')).toBeInTheDocument();
+    expect(within(fresh).queryByText(/Следующая попытка/)).not.toBeInTheDocument();
+  });
+
+  it('sends a failed mail again: the server’s message, then the log read again with its new status', async () => {
+    let list = [
+      mail(4, { recipient: 'gone@company.ru', status: 'failed', sent_at: null, error: 'Почтовый сервер недоступен' }),
+    ];
+    const { ue, logCalls } = setup((request) => logAnswer(list)(request), undefined, {
+      'POST /api/admin/mail-log/4/resend': () => {
+        list = [{ ...(list[0] as MailLogItem), status: 'queued', error: null, attempts: 0 }];
+        return ok({
+          result: { success: true, message: 'Письмо снова поставлено в очередь на отправку' },
+          item: list[0],
+        });
+      },
+    });
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    await ue.click(screen.getByRole('button', { name: 'Отправить снова письмо для gone@company.ru' }));
+    expect(await screen.findByText('Письмо снова поставлено в очередь на отправку')).toBeInTheDocument();
+    await waitFor(() => expect(within(rows()[0] as HTMLElement).getByText('В очереди')).toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: /Отправить снова/ })).not.toBeInTheDocument();
+    expect(logCalls().filter((r) => r.method === 'GET')).toHaveLength(2);
+  });
+
+  it('says why a resend was refused', async () => {
+    const { ue } = setup(
+      logAnswer([mail(4, { recipient: 'gone@company.ru', status: 'failed', sent_at: null, error: 'x' })]),
+      undefined,
+      {
+        'POST /api/admin/mail-log/4/resend': {
+          status: 422,
+          data: {
+            result: {
+              success: false,
+              message: 'Отправить снова можно только письмо, которое не удалось отправить',
+            },
+          },
+        },
+      },
+    );
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    await ue.click(screen.getByRole('button', { name: 'Отправить снова письмо для gone@company.ru' }));
+    expect(
+      await screen.findByText(
+        'Не удалось отправить письмо снова: Отправить снова можно только письмо, которое не удалось отправить',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('shows "Доступ запрещен" to a learner and asks nothing', async () => {

@@ -1,21 +1,30 @@
 import type { MailLogItem } from '@lms/contract';
-import { Badge, Group, Pagination, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Pagination, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
+import { IconRefresh } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import { successMessage } from '../../lib/answer';
 import { errorStatus } from '../../lib/errors';
+import { usePublicConfig } from '../../shared/config';
+import { toastError, toastSuccess } from '../../shared/toast';
+import { errorText } from './logic';
 import {
   formatSentAt,
   MAIL_KIND_COLORS,
   MAIL_KIND_LABELS,
   MAIL_LOG_PER_PAGE,
   MAIL_LOG_TEXTS as M,
+  MAIL_STATUS_COLORS,
+  MAIL_STATUS_LABELS,
+  mailTime,
   useMailLog,
+  useResendMail,
 } from './mailLog';
 import { SettingsFrame } from './SettingsFrame';
 import { T } from './texts';
 import { AccessDenied, DataTableBody, SettingsTable, TableCard, useErrorToast } from './ui';
 
-const COLUMNS = 4;
+const COLUMNS = 5;
 
 /** /settings/mail-log: every mail the platform sent, newest first, a page at a time (issue 16). */
 export default function MailLogPage() {
@@ -37,6 +46,15 @@ function MailLogTab() {
   const pages = Math.max(1, Math.ceil(total / perPage));
   const shownPage = log.data?.page ?? page;
   const phone = useMediaQuery('(max-width: 47.99em)');
+  const timeZone = usePublicConfig().data?.time_zone;
+  const resend = useResendMail();
+  const onResend = async (mail: MailLogItem) => {
+    try {
+      toastSuccess(successMessage(await resend.mutateAsync(mail.id), M.resent));
+    } catch (error) {
+      toastError(M.resendError(errorText(error)));
+    }
+  };
 
   // a page past the end (the log cannot shrink, but a stale page number can): go to the last one
   const pastEnd = !log.isPlaceholderData && log.isSuccess && rows.length === 0 && total > 0 && page > pages;
@@ -55,23 +73,36 @@ function MailLogTab() {
         <div aria-busy={log.isPlaceholderData} style={{ opacity: log.isPlaceholderData ? 0.6 : 1 }}>
           <SettingsTable
             label={M.tab}
-            minWidth={720}
+            minWidth={phone ? 0 : 900}
             head={
-              <>
-                <Table.Th>{M.colRecipient}</Table.Th>
-                <Table.Th>{M.colKind}</Table.Th>
-                <Table.Th>{M.colCourse}</Table.Th>
-                <Table.Th>{M.colSent}</Table.Th>
-              </>
+              phone ? (
+                <Table.Th>{M.colMail}</Table.Th>
+              ) : (
+                <>
+                  <Table.Th>{M.colRecipient}</Table.Th>
+                  <Table.Th>{M.colKind}</Table.Th>
+                  <Table.Th>{M.colCourse}</Table.Th>
+                  <Table.Th>{M.colStatus}</Table.Th>
+                  <Table.Th>{M.colTime}</Table.Th>
+                </>
+              )
             }
           >
             <DataTableBody
               query={log}
               rows={rows}
-              columns={COLUMNS}
+              columns={phone ? 1 : COLUMNS}
               search=""
               emptyText={M.empty}
-              renderRow={(mail) => <MailRow key={mail.id} mail={mail} />}
+              renderRow={(mail) => {
+                const props = {
+                  mail,
+                  timeZone,
+                  resending: resend.isPending && resend.variables === mail.id,
+                  onResend: () => void onResend(mail),
+                };
+                return phone ? <CompactMailRow key={mail.id} {...props} /> : <MailRow key={mail.id} {...props} />;
+              }}
             />
           </SettingsTable>
         </div>
@@ -97,23 +128,61 @@ function MailLogTab() {
   );
 }
 
-function MailRow({ mail }: { mail: MailLogItem }) {
+interface MailRowProps {
+  mail: MailLogItem;
+  timeZone: string | undefined;
+  resending: boolean;
+  onResend: () => void;
+}
+
+function Recipient({ mail }: { mail: MailLogItem }) {
+  return (
+    <>
+      <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+        {mail.recipient}
+      </Text>
+      {mail.user_name ? (
+        <Text size="xs" c="dimmed">
+          {mail.user_name}
+        </Text>
+      ) : null}
+    </>
+  );
+}
+
+function KindBadge({ mail }: { mail: MailLogItem }) {
+  return (
+    <Badge
+      variant="light"
+      color={MAIL_KIND_COLORS[mail.kind]}
+      radius="sm"
+      tt="none"
+      fw={600}
+      // whole, never cut to '…': the column is as wide as its longest kind
+      styles={{ label: { overflow: 'visible' } }}
+    >
+      {MAIL_KIND_LABELS[mail.kind]}
+    </Badge>
+  );
+}
+
+function MailTime({ mail, timeZone }: Pick<MailRowProps, 'mail' | 'timeZone'>) {
+  return (
+    <Text size="sm" component="time" dateTime={mailTime(mail)} style={{ whiteSpace: 'nowrap' }}>
+      {formatSentAt(mailTime(mail), timeZone)}
+    </Text>
+  );
+}
+
+function MailRow(props: MailRowProps) {
+  const { mail, timeZone } = props;
   return (
     <Table.Tr data-testid="mail-row">
-      <Table.Td miw={220}>
-        <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-          {mail.recipient}
-        </Text>
-        {mail.user_name ? (
-          <Text size="xs" c="dimmed">
-            {mail.user_name}
-          </Text>
-        ) : null}
+      <Table.Td miw={200}>
+        <Recipient mail={mail} />
       </Table.Td>
-      <Table.Td>
-        <Badge variant="light" color={MAIL_KIND_COLORS[mail.kind]} radius="sm" tt="none" fw={600}>
-          {MAIL_KIND_LABELS[mail.kind]}
-        </Badge>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <KindBadge mail={mail} />
       </Table.Td>
       <Table.Td>
         {mail.course_name ? (
@@ -124,11 +193,69 @@ function MailRow({ mail }: { mail: MailLogItem }) {
           </Text>
         )}
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-        <Text size="sm" component="time" dateTime={mail.sent_at}>
-          {formatSentAt(mail.sent_at)}
-        </Text>
+      <Table.Td miw={220} maw={300}>
+        <MailStatusCell {...props} />
+      </Table.Td>
+      <Table.Td>
+        <MailTime mail={mail} timeZone={timeZone} />
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** A phone's row: the same facts stacked in one cell, the status in view without scrolling sideways. */
+function CompactMailRow(props: MailRowProps) {
+  const { mail, timeZone } = props;
+  return (
+    <Table.Tr data-testid="mail-row">
+      <Table.Td>
+        <Stack gap={6}>
+          <div>
+            <Recipient mail={mail} />
+          </div>
+          <Group gap="xs" wrap="wrap">
+            <KindBadge mail={mail} />
+            {mail.course_name ? <Text size="sm">{mail.course_name}</Text> : null}
+          </Group>
+          <Group gap="xs" justify="space-between" align="flex-start" wrap="nowrap">
+            <MailStatusCell {...props} />
+            <MailTime mail={mail} timeZone={timeZone} />
+          </Group>
+        </Stack>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** The status badge; why the last try failed and when the next is; a failed mail's resend button. */
+function MailStatusCell({ mail, timeZone, resending, onResend }: MailRowProps) {
+  return (
+    <Stack gap={4} align="flex-start">
+      <Badge variant="light" color={MAIL_STATUS_COLORS[mail.status]} radius="sm" tt="none" fw={600}>
+        {MAIL_STATUS_LABELS[mail.status]}
+      </Badge>
+      {mail.error ? (
+        <Text size="xs" c={mail.status === 'failed' ? 'red.8' : 'dimmed'} style={{ overflowWrap: 'anywhere' }}>
+          {mail.status === 'failed' ? mail.error : M.lastTryFailed(mail.error)}
+        </Text>
+      ) : null}
+      {mail.status === 'queued' && mail.error && mail.next_attempt_at ? (
+        <Text size="xs" c="dimmed">
+          {M.nextTry(formatSentAt(mail.next_attempt_at, timeZone))}
+        </Text>
+      ) : null}
+      {mail.status === 'failed' ? (
+        <Button
+          size="compact-xs"
+          variant="light"
+          leftSection={<IconRefresh size={14} aria-hidden />}
+          loading={resending}
+          onClick={onResend}
+          aria-label={M.resendLabel(mail.recipient)}
+        >
+          {M.resend}
+        </Button>
+      ) : null}
+    </Stack>
   );
 }

@@ -1,21 +1,45 @@
-import { MAIL_LOG_PER_PAGE_DEFAULT, mailLogResponse, type MailKind, type MailLogItem } from '@lms/contract';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  MAIL_LOG_PER_PAGE_DEFAULT,
+  mailLogResponse,
+  type MailKind,
+  type MailLogItem,
+  type MailStatus,
+} from '@lms/contract';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { parseAnswer } from '../../lib/answer';
 import { http } from '../../lib/http';
 
-/** Texts of the mail log tab (issue 16). */
+/** Texts of the mail log tab (issues 16, 30). */
 export const MAIL_LOG_TEXTS = {
   tab: 'Журнал писем',
-  intro: 'Каждое отправленное платформой письмо: кому, о чём и когда.',
+  intro:
+    'Каждое письмо платформы: кому, о чём, когда и дошло ли. Письмо, которое не удалось отправить, платформа повторяет в течение суток; после этого его можно отправить снова.',
   colRecipient: 'Получатель',
   colKind: 'Тип',
   colCourse: 'Курс',
-  colSent: 'Отправлено',
+  colStatus: 'Статус',
+  colTime: 'Время',
+  /** The one column of a phone's layout. */
+  colMail: 'Письмо',
   empty: 'Писем пока нет',
   noCourse: '—',
   pages: 'Страницы журнала писем',
   shown: (from: number, to: number, total: number) => `${from}–${to} из ${total}`,
+  lastTryFailed: (reason: string) => `Последняя попытка не удалась: ${reason}`,
+  nextTry: (at: string) => `Следующая попытка: ${at}`,
+  resend: 'Отправить снова',
+  resendLabel: (recipient: string) => `Отправить снова письмо для ${recipient}`,
+  resent: 'Письмо снова поставлено в очередь на отправку',
+  resendError: (message: string) => `Не удалось отправить письмо снова: ${message}`,
 } as const;
+
+/** How each status is called and coloured: sent green, waiting grey-blue, not sent red. */
+export const MAIL_STATUS_LABELS: Record<MailStatus, string> = {
+  queued: 'В очереди',
+  sent: 'Отправлено',
+  failed: 'Не отправлено',
+};
+export const MAIL_STATUS_COLORS: Record<MailStatus, string> = { queued: 'blue', sent: 'green', failed: 'red' };
 
 /** What each kind of mail is called in the list. */
 export const MAIL_KIND_LABELS: Record<MailKind, string> = {
@@ -41,19 +65,32 @@ export const MAIL_KIND_COLORS: Record<MailKind, string> = {
 
 export const MAIL_LOG_PER_PAGE = MAIL_LOG_PER_PAGE_DEFAULT;
 
-const sentFormat = new Intl.DateTimeFormat('ru-RU', {
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+const sentFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** 'дд.мм.гггг, чч:мм' in the browser's time zone; the raw text when it is not a date. */
-export function formatSentAt(value: string): string {
+/**
+ * 'дд.мм.гггг, чч:мм' on the company's clock (GET /api/config's `time_zone`), as the mails and the
+ * server's other dates; the browser's own until the config is known. The raw text when not a date.
+ */
+export function formatSentAt(value: string, timeZone?: string): string {
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : sentFormat.format(date);
+  if (Number.isNaN(date.getTime())) return value;
+  let format = sentFormats.get(timeZone ?? '');
+  if (!format) {
+    format = new Intl.DateTimeFormat('ru-RU', {
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(timeZone ? { timeZone } : {}),
+    });
+    sentFormats.set(timeZone ?? '', format);
+  }
+  return format.format(date);
 }
+
+/** The time a row shows: when it was delivered, or, not yet delivered, when it was queued. */
+export const mailTime = (mail: Pick<MailLogItem, 'sent_at' | 'queued_at'>): string => mail.sent_at ?? mail.queued_at;
 
 export interface MailLogPage {
   items: MailLogItem[];
@@ -82,4 +119,13 @@ export const mailLogQuery = (page: number, perPage = MAIL_LOG_PER_PAGE) =>
 
 export function useMailLog(page: number, perPage = MAIL_LOG_PER_PAGE) {
   return useQuery(mailLogQuery(page, perPage));
+}
+
+/** POST /api/admin/mail-log/{id}/resend: a failed mail goes back to the outbox; the log is read again. */
+export function useResendMail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) => (await http.post<unknown>(`/api/admin/mail-log/${id}/resend`)).data,
+    onSettled: () => client.invalidateQueries({ queryKey: mailLogKeys.all }),
+  });
 }
