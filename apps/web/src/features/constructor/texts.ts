@@ -1,5 +1,5 @@
-import { COURSE_DESCRIPTION_MAX, COURSE_TITLE_MAX } from '@lms/contract';
-import { formatCount, type RuForms } from '../../lib/plural';
+import { COURSE_DESCRIPTION_MAX, COURSE_TITLE_MAX, OF_CHARACTERS } from '@lms/contract';
+import { formatCount, formatOutOf, type RuForms } from '../../lib/plural';
 
 const ELEMENT_FORMS: RuForms = ['элемент', 'элемента', 'элементов'];
 
@@ -63,7 +63,7 @@ export const T = {
   editTitle: 'Нажмите, чтобы изменить название',
   editDescription: 'Нажмите, чтобы изменить описание',
   noDescription: 'Добавьте описание курса',
-  counter: (length: number, max: number) => `${length}/${max} символов`,
+  counter: (length: number, max: number) => formatOutOf(length, max, OF_CHARACTERS),
   titleMax: COURSE_TITLE_MAX,
   descriptionMax: COURSE_DESCRIPTION_MAX,
   courseStatus: 'Статус курса',

@@ -1,4 +1,7 @@
-import type { RuForms } from '../../lib/plural';
+import { formatOutOf, type RuForms } from '../../lib/plural';
+
+/** 'из 1 правильного ответа', 'из 5 правильных ответов' (spec: 'correct/total правильных ответов'). */
+const OF_CORRECT_ANSWERS: RuForms = ['правильного ответа', 'правильных ответов', 'правильных ответов'];
 
 /** Test introduction, test taking, result and answers review texts (spec 02 §2, §4, §5, §8, §9). */
 export const TEST_TEXTS = {
@@ -70,7 +73,7 @@ export const TEST_TEXTS = {
   testPassed: 'Тест пройден',
   testFailed: 'Тест не пройден',
   resultTime: (time: string) => `Затраченное время: ${time}`,
-  correctOf: (correct: number, total: number) => `${correct}/${total} правильных ответов`,
+  correctOf: (correct: number, total: number) => formatOutOf(correct, total, OF_CORRECT_ANSWERS),
   passedAt: (date: string, time: string) => `Тест сдан ${date} в ${time}`,
   attemptOf: (n: number, max: number) => `Попытка ${n} из ${max}`,
   retry: 'Пройти еще раз',
