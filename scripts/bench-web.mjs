@@ -11,15 +11,14 @@
 // prints the figures as JSON as well, WEB_DIST serves another build. `--no-build` measures the build that
 // is there.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { buildIfNeeded, root } from './build.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const webDist = process.env.WEB_DIST ? resolve(process.env.WEB_DIST) : join(root, 'apps/web/dist');
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5) || 5);
 const LEARNER = { email: 'learner@company.ru', password: 'Demo-2026!' };
@@ -27,32 +26,6 @@ const LEARNER = { email: 'learner@company.ru', password: 'Demo-2026!' };
 /** Lighthouse's mobile profile: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up, CPU 4× slower. */
 const NETWORK = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
 const CPU_SLOWDOWN = 4;
-
-function newest(path) {
-  if (!existsSync(path)) return 0;
-  const s = statSync(path);
-  if (!s.isDirectory()) return s.mtimeMs;
-  let max = s.mtimeMs;
-  for (const e of readdirSync(path)) {
-    if (e === 'node_modules' || e === 'dist') continue;
-    max = Math.max(max, newest(join(path, e)));
-  }
-  return max;
-}
-
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
-
-/** The server (tsc -b is incremental) and the web client when its sources are newer than the build. */
-function buildIfNeeded() {
-  run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', 'apps/api']);
-  const index = join(webDist, 'index.html');
-  const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/public'];
-  const changed = Math.max(...[...sources, 'packages/contract/src'].map((p) => newest(join(root, p))));
-  if (!existsSync(index) || statSync(index).mtimeMs < changed) run('npm', ['run', 'build', '-w', 'apps/web']);
-}
 
 async function freePort() {
   return new Promise((resolve, reject) => {
@@ -226,7 +199,7 @@ const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
 const gzipOf = (path) => gzipSync(readFileSync(join(webDist, path)), { level: 9 }).length;
 
 async function main() {
-  if (!process.argv.includes('--no-build')) buildIfNeeded();
+  if (!process.argv.includes('--no-build')) buildIfNeeded(webDist);
   const server = await startServer();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
