@@ -43,6 +43,20 @@ export const checkAuthResponse = z.object({
 });
 export type AuthUser = z.infer<typeof checkAuthResponse>;
 
+/** The answer of check-auth for a visitor who is not signed in, and the client's session until it is. */
+export const guestUser: AuthUser = {
+  authenticated: false,
+  id: null,
+  name: '',
+  first_name: '',
+  last_name: '',
+  email: '',
+  role: null,
+  roles_ru: '',
+  permissions: [],
+  must_change_password: false,
+};
+
 /** POST /login */
 export const loginRequest = z.object({
   login: safeText(254, { required: 'Заполните почту и пароль' }),

@@ -3,6 +3,19 @@ import { MAX_DB_INT, safeText } from './common.js';
 
 const counter = z.object({ total: z.number().int(), completed: z.number().int() });
 
+/** What a course card shows after its name and image, in the admin catalogue and on the home page alike. */
+const cardFigures = {
+  groups: z.number().int(),
+  students: z.number().int(),
+  /** ISO time of the viewer's own deadline in the course, or null. */
+  deadline: z.string().nullable(),
+  deadline_status: z.enum(['overdue', 'almost_overdue', 'in_order']).nullable(),
+  lessons: counter,
+  test: counter,
+  progress: z.number().int(),
+  complete: z.boolean(),
+};
+
 /** The pseudo-category of courses without a category (spec 03 §2.3). */
 export const UNCATEGORISED_ID = -1;
 export const UNCATEGORISED_NAME = 'Без категории';
@@ -16,15 +29,7 @@ export const catalogueCourse = z.object({
   url: z.string(),
   is_published: z.boolean(),
   category_id: z.number().int().nullable(),
-  groups: z.number().int(),
-  students: z.number().int(),
-  /** ISO time of the viewer's own deadline in the course, or null. */
-  deadline: z.string().nullable(),
-  deadline_status: z.enum(['overdue', 'almost_overdue', 'in_order']).nullable(),
-  lessons: counter,
-  test: counter,
-  progress: z.number().int(),
-  complete: z.boolean(),
+  ...cardFigures,
 });
 export type CatalogueCourse = z.infer<typeof catalogueCourse>;
 
@@ -84,14 +89,7 @@ export const homeCourse = z.object({
   name: z.string(),
   image: z.string().nullable(),
   url: z.string(),
-  groups: z.number().int(),
-  students: z.number().int(),
-  deadline: z.string().nullable(),
-  deadline_status: z.enum(['overdue', 'almost_overdue', 'in_order']).nullable(),
-  lessons: counter,
-  test: counter,
-  progress: z.number().int(),
-  complete: z.boolean(),
+  ...cardFigures,
 });
 export type HomeCourse = z.infer<typeof homeCourse>;
 export const homeCategory = z.object({ id: z.number().int(), name: z.string(), items: z.array(homeCourse) });

@@ -321,6 +321,22 @@ export const testSettingsFields = z.object({
 });
 export type TestSettings = z.infer<typeof testSettingsFields>;
 
+/** A new test's settings (spec 03 §5): every switch off, passing score 0, one attempt, bank size 0. */
+export const NEW_TEST_SETTINGS: TestSettings = {
+  passing_score: 0,
+  has_timer: false,
+  timer_seconds: 0,
+  has_retake_interval: false,
+  retake_interval_seconds: 0,
+  has_attempts_limit: false,
+  max_attempts: 1,
+  has_question_bank: false,
+  question_bank_size: 0,
+  randomize_questions: false,
+  randomize_answers: false,
+  show_correct_answers: false,
+};
+
 type SettingsLike = Partial<TestSettings>;
 /** The rules that tie a value to its switch (spec 03 §4, §5), for whole or partial settings. */
 function switchRules(v: SettingsLike, ctx: z.RefinementCtx) {

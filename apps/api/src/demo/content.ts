@@ -1,3 +1,4 @@
+import { NEW_TEST_SETTINGS, type TestSettings } from '@lms/contract';
 import { coverPng, dashboardPng, evacuationPlanPng, matrixPng, phishingMailPng } from './images.js';
 
 /**
@@ -351,35 +352,8 @@ export interface QuestionDef {
   answers: [string, boolean][];
 }
 
-export interface TestSettings {
-  passing_score: number;
-  has_timer: boolean;
-  timer_seconds: number;
-  has_retake_interval: boolean;
-  retake_interval_seconds: number;
-  has_attempts_limit: boolean;
-  max_attempts: number;
-  has_question_bank: boolean;
-  question_bank_size: number;
-  randomize_questions: boolean;
-  randomize_answers: boolean;
-  show_correct_answers: boolean;
-}
-
-export const DEFAULT_TEST_SETTINGS: TestSettings = {
-  passing_score: 70,
-  has_timer: false,
-  timer_seconds: 0,
-  has_retake_interval: false,
-  retake_interval_seconds: 0,
-  has_attempts_limit: false,
-  max_attempts: 1,
-  has_question_bank: false,
-  question_bank_size: 0,
-  randomize_questions: false,
-  randomize_answers: false,
-  show_correct_answers: false,
-};
+/** The demo's tests ask for 70 % unless they say otherwise; the rest is a new test's settings. */
+export const DEFAULT_TEST_SETTINGS: TestSettings = { ...NEW_TEST_SETTINGS, passing_score: 70 };
 
 export interface TestDef {
   kind: 'test';

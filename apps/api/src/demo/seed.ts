@@ -1,3 +1,4 @@
+import type { TestSettings } from '@lms/contract';
 import { learningStatesOver } from '../modules/progress/states.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -31,7 +32,6 @@ import {
   type DemoRole,
   type DeptKey,
   type FileKey,
-  type TestSettings,
   type UserKey,
 } from './content.js';
 

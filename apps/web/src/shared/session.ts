@@ -1,4 +1,4 @@
-import type { AuthUser } from '@lms/contract';
+import { guestUser, type AuthUser } from '@lms/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { browser } from '../lib/browser';
@@ -7,18 +7,7 @@ import { http, LOGIN_PATH } from '../lib/http';
 /** The session of the signed-in user: read by the guards, the layout and every screen. */
 export const sessionQueryKey = ['check-auth'] as const;
 
-export const guestUser: AuthUser = {
-  authenticated: false,
-  id: null,
-  name: '',
-  first_name: '',
-  last_name: '',
-  email: '',
-  role: null,
-  roles_ru: '',
-  permissions: [],
-  must_change_password: false,
-};
+export { guestUser };
 
 /** A user from an answer (check-auth, sign-in); anything but an authenticated user is a guest. */
 export function toUser(data: unknown): AuthUser {

@@ -1,4 +1,4 @@
-import { roleLabels, type AuthUser } from '@lms/contract';
+import { guestUser, roleLabels, type AuthUser } from '@lms/contract';
 import { ROLE_PERMISSIONS } from '../../platform/access.js';
 import type { SessionUser } from '../../platform/sessions.js';
 
@@ -6,20 +6,7 @@ export const fullName = (u: { first_name: string; last_name: string }): string =
   `${u.last_name} ${u.first_name}`.trim();
 
 export function toAuthUser(user: SessionUser | null): AuthUser {
-  if (!user) {
-    return {
-      authenticated: false,
-      id: null,
-      name: '',
-      first_name: '',
-      last_name: '',
-      email: '',
-      role: null,
-      roles_ru: '',
-      permissions: [],
-      must_change_password: false,
-    };
-  }
+  if (!user) return { ...guestUser, permissions: [] };
   return {
     authenticated: true,
     id: user.id,

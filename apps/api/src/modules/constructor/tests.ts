@@ -1,5 +1,6 @@
 import {
   DEFAULT_TEST_NAME,
+  NEW_TEST_SETTINGS,
   TEST_MESSAGES as T,
   testSettings,
   type ConstructorTest,
@@ -35,23 +36,8 @@ function checkedSettings(current: TestSettings, change: Partial<TestSettings>): 
   return parsed.data;
 }
 
-const DEFAULTS: TestSettings = {
-  passing_score: 0,
-  has_timer: false,
-  timer_seconds: 0,
-  has_retake_interval: false,
-  retake_interval_seconds: 0,
-  has_attempts_limit: false,
-  max_attempts: 1,
-  has_question_bank: false,
-  question_bank_size: 0,
-  randomize_questions: false,
-  randomize_answers: false,
-  show_correct_answers: false,
-};
-
 const pickSettings = (v: Partial<TestSettings> & Record<string, unknown>): Partial<TestSettings> =>
-  Object.fromEntries(Object.entries(v).filter(([k]) => k in DEFAULTS)) as Partial<TestSettings>;
+  Object.fromEntries(Object.entries(v).filter(([k]) => k in NEW_TEST_SETTINGS)) as Partial<TestSettings>;
 
 /**
  * Test authoring (issue 11): tests share the module's item order with lessons; questions are saved as
@@ -86,7 +72,7 @@ export class TestAuthoring {
   ): Promise<ConstructorTest> {
     return this.uow.run(async () => {
       const module = await this.constructorService.liveModule(input.course_id, input.module_id);
-      const settings = checkedSettings(DEFAULTS, pickSettings(input));
+      const settings = checkedSettings(NEW_TEST_SETTINGS, pickSettings(input));
       const max = await this.structure.maxItemSortOrder(module.id);
       const now = this.now();
       const id = await this.tests.insert(
