@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type UpdateObject } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 
@@ -119,51 +119,39 @@ export class MailLogRepository {
     return rows.sort((a, b) => a.id - b.id);
   }
 
-  /** Delivered: the content goes (it may hold a password). False when `owner` had lost the lease. */
-  async markSent(id: number, owner: string, now: string): Promise<boolean> {
+  /**
+   * Ends the tries `owner` holds on `ids` with `change`, giving the lease up; a mail whose lease
+   * `owner` had lost is left alone. Answers how many mails it ended.
+   */
+  private async endTries(
+    ids: readonly number[],
+    owner: string,
+    change: UpdateObject<Database, 'mail_log'>,
+  ): Promise<number> {
     const r = await this.db
       .updateTable('mail_log')
-      .set({
-        status: 'sent',
-        sent_at: now,
-        body: null,
-        last_error: null,
-        next_attempt_at: null,
-        lease_owner: null,
-        lease_until: null,
-      })
-      .where('id', '=', id)
+      .set({ ...change, lease_owner: null, lease_until: null })
+      .where('id', 'in', ids)
       .where('lease_owner', '=', owner)
       .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    return Number(r.numUpdatedRows);
+  }
+
+  /** Delivered: the content goes (it may hold a password). False when `owner` had lost the lease. */
+  async markSent(id: number, owner: string, now: string): Promise<boolean> {
+    const change = { status: 'sent', sent_at: now, body: null, last_error: null, next_attempt_at: null };
+    return (await this.endTries([id], owner, change)) > 0;
   }
 
   /** A failed try: queued again for `nextAt`, or (`nextAt` null) given up as failed. */
   async markFailure(id: number, owner: string, reason: string, nextAt: string | null): Promise<boolean> {
-    const r = await this.db
-      .updateTable('mail_log')
-      .set({
-        status: nextAt === null ? 'failed' : 'queued',
-        last_error: reason,
-        next_attempt_at: nextAt,
-        lease_owner: null,
-        lease_until: null,
-      })
-      .where('id', '=', id)
-      .where('lease_owner', '=', owner)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    const status = nextAt === null ? 'failed' : 'queued';
+    return (await this.endTries([id], owner, { status, last_error: reason, next_attempt_at: nextAt })) > 0;
   }
 
   /** Gives back mails taken but never tried (shutdown): any process may take them at once. */
   async release(ids: readonly number[], owner: string): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db
-      .updateTable('mail_log')
-      .set({ lease_owner: null, lease_until: null, attempts: sql<number>`attempts - 1` })
-      .where('id', 'in', ids)
-      .where('lease_owner', '=', owner)
-      .execute();
+    if (ids.length > 0) await this.endTries(ids, owner, { attempts: sql<number>`attempts - 1` });
   }
 
   /** A failed mail queued again with a fresh retry window; false when it is not (or no longer) failed. */
