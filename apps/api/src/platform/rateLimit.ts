@@ -94,6 +94,19 @@ export class RateLimiter {
     return row.hits;
   }
 
+  /**
+   * Spends one of the attempts sign-in and recovery share per address (IP_ATTEMPTS_PER_MINUTE),
+   * before any password or code is checked; false when the address has none left this minute.
+   */
+  async spendIpAttempt(ip: string, now: Date): Promise<boolean> {
+    return (await this.hit(ipAttemptsKey(ip), now, MINUTE)) <= IP_ATTEMPTS_PER_MINUTE;
+  }
+
+  /** Gives the attempt of a successful sign-in back (an office behind one address is not locked out). */
+  async giveIpAttemptBack(ip: string): Promise<void> {
+    await this.release(ipAttemptsKey(ip));
+  }
+
   /** Gives one hit of the current window back (an attempt that turned out to be legitimate). */
   async release(key: string): Promise<void> {
     await this.db

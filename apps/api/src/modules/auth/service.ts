@@ -3,11 +3,10 @@ import { MINUTE, addMs, iso } from '../../platform/clock.js';
 import { tooManyRequests, unprocessable } from '../../platform/errors.js';
 import { passwordGate } from '../../platform/passwordGate.js';
 import { burnPasswordCheck, verifyPassword } from '../../platform/passwords.js';
-import { IP_ATTEMPTS_PER_MINUTE, ipAttemptsKey, type RateLimiter } from '../../platform/rateLimit.js';
+import type { RateLimiter } from '../../platform/rateLimit.js';
 import { IDLE_MS, REMEMBER_MS, type SessionRepository, type SessionUser } from '../../platform/sessions.js';
 import { randomToken, sha256 } from '../../platform/tokens.js';
 import type { AuthRepository } from './repository.js';
-const LOGIN_FAILURES_PER_MINUTE = 5;
 
 export const LOGIN_MESSAGES = {
   wrong: 'Неверный логин или пароль',
@@ -15,6 +14,9 @@ export const LOGIN_MESSAGES = {
   tooManyFromIp: 'Слишком много попыток входа. Попробуйте позже.',
   success: 'Вы успешно авторизованы',
 } as const;
+
+/** Tries of one login from one address a minute, within the address's shared budget. */
+const LOGIN_FAILURES_PER_MINUTE = 5;
 
 export interface SignInResult {
   token: string;
@@ -39,13 +41,10 @@ export class AuthService {
   }): Promise<SignInResult> {
     const login = input.login.trim().toLowerCase();
     const key = `login:${login}:${input.ip}`;
-    const ipKey = ipAttemptsKey(input.ip);
     const now = this.clock.now();
     // Counted before the check, so that parallel guesses cannot all pass a read of the counter:
     // first the address's budget for any login, then this login's failures from the address.
-    if ((await this.limiter.hit(ipKey, now, MINUTE)) > IP_ATTEMPTS_PER_MINUTE) {
-      throw tooManyRequests(LOGIN_MESSAGES.tooManyFromIp);
-    }
+    if (!(await this.limiter.spendIpAttempt(input.ip, now))) throw tooManyRequests(LOGIN_MESSAGES.tooManyFromIp);
     if ((await this.limiter.hit(key, now, MINUTE)) > LOGIN_FAILURES_PER_MINUTE) {
       throw tooManyRequests(LOGIN_MESSAGES.tooMany);
     }
@@ -60,7 +59,7 @@ export class AuthService {
       throw unprocessable(LOGIN_MESSAGES.wrong, { login: [LOGIN_MESSAGES.wrong] });
     }
     await this.limiter.reset(key);
-    await this.limiter.release(ipKey);
+    await this.limiter.giveIpAttemptBack(input.ip);
     const token = randomToken();
     const { user } = candidate;
     await this.sessions.create({

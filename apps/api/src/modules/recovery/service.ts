@@ -2,21 +2,14 @@ import { randomInt } from 'node:crypto';
 import { DAY, MINUTE, HOUR, addMs, iso, type Clock } from '../../platform/clock.js';
 import { tooManyRequests, unprocessable } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import { newPasswordMail, recoveryCodeMail, type MailContext } from '../../platform/mail/templates.js';
+import { newPasswordMailTo, recoveryCodeMail, type MailContext } from '../../platform/mail/templates.js';
 import { generatePassword, hashPassword } from '../../platform/passwords.js';
 import { passwordGate } from '../../platform/passwordGate.js';
-import { IP_ATTEMPTS_PER_MINUTE, ipAttemptsKey, type RateLimiter } from '../../platform/rateLimit.js';
+import type { RateLimiter } from '../../platform/rateLimit.js';
 import { hmac, safeEqual } from '../../platform/tokens.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import type { Credentials } from '../users/credentials.js';
 import type { RecoveryRepository } from './repository.js';
-
-export const PIN_TTL_MS = 15 * MINUTE;
-export const MAX_PIN_FAILURES = 5;
-const REQUESTS_PER_ADDRESS_PER_MINUTE = 1;
-const REQUESTS_PER_IP_PER_HOUR = 20;
-const CHECKS_PER_IP_PER_HOUR = 60;
-const FAILURES_PER_ADDRESS_PER_DAY = 30;
 
 export const RECOVERY_MESSAGES = {
   requested: 'Если адрес зарегистрирован, на него отправлен код',
@@ -27,6 +20,13 @@ export const RECOVERY_MESSAGES = {
   tooOften: 'Код уже отправлен. Повторный запрос возможен через минуту.',
   tooMany: 'Слишком много запросов. Попробуйте позже.',
 } as const;
+
+export const PIN_TTL_MS = 15 * MINUTE;
+export const MAX_PIN_FAILURES = 5;
+const REQUESTS_PER_ADDRESS_PER_MINUTE = 1;
+const REQUESTS_PER_IP_PER_HOUR = 20;
+const CHECKS_PER_IP_PER_HOUR = 60;
+const FAILURES_PER_ADDRESS_PER_DAY = 30;
 
 /** Password recovery by a mailed six-digit code (DESIGN.md §6 "Password recovery"). */
 export class RecoveryService {
@@ -46,9 +46,7 @@ export class RecoveryService {
    * own hourly limits, so that switching between the two calls buys a flood nothing.
    */
   async #spendIpAttempt(ip: string, now: Date): Promise<void> {
-    if ((await this.limiter.hit(ipAttemptsKey(ip), now, MINUTE)) > IP_ATTEMPTS_PER_MINUTE) {
-      throw tooManyRequests(RECOVERY_MESSAGES.tooMany);
-    }
+    if (!(await this.limiter.spendIpAttempt(ip, now))) throw tooManyRequests(RECOVERY_MESSAGES.tooMany);
   }
 
   #hash(userId: number, pin: string): string {
@@ -122,9 +120,6 @@ export class RecoveryService {
       return true;
     });
     if (!ok) throw unprocessable(RECOVERY_MESSAGES.wrongCode);
-    await this.mailer.send({
-      ...newPasswordMail(this.mail, address, { login: address, password, site }),
-      audit: { kind: 'new_password', user_id: userId, course_id: null },
-    });
+    await this.mailer.send(newPasswordMailTo(this.mail, { id: userId, email: address }, { password, site }));
   }
 }

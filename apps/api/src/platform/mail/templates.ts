@@ -1,6 +1,6 @@
 import { formatCount, type RuForms } from '@lms/contract';
 import type { PeopleTime } from '../peopleTime.js';
-import type { MailMessage } from './mailer.js';
+import type { AuditedMail, MailMessage } from './mailer.js';
 
 /** Every mail the platform sends, in one place: Russian, HTML with a plain-text part. */
 export interface MailContext {
@@ -77,6 +77,21 @@ export function newPasswordMail(ctx: MailContext, to: string, account: MailedAcc
     signInUrl(account.site),
   );
   return { to, subject: `${ctx.companyName}: новый пароль`, html, text };
+}
+
+/**
+ * The new-password mail to a user, as the mail log records it (kind `new_password`): after an
+ * administrator's reset or a reset by the recovery code. The login is the user's address.
+ */
+export function newPasswordMailTo(
+  ctx: MailContext,
+  user: { id: number; email: string },
+  account: Omit<MailedAccount, 'login'>,
+): AuditedMail {
+  return {
+    ...newPasswordMail(ctx, user.email, { login: user.email, ...account }),
+    audit: { kind: 'new_password', user_id: user.id, course_id: null },
+  };
 }
 
 /** The account an administrator created: login, password and where to sign in. */
