@@ -1,9 +1,9 @@
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
-import { notFound } from '../../platform/errors.js';
+import { CourseHolderService } from './courseHolderService.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
-import type { DepartmentInput, DepartmentsRepository } from './repository.js';
+import type { DepartmentInput, DepartmentRecord, DepartmentsRepository } from './repository.js';
 
 export const DEPARTMENT_MESSAGES = {
   notFound: 'Отдел не найден',
@@ -13,21 +13,21 @@ export const DEPARTMENT_MESSAGES = {
 } as const;
 
 /** Departments; their courses enroll every member (DESIGN.md §6 "Enrollment"). */
-export class DepartmentsService {
+export class DepartmentsService extends CourseHolderService<DepartmentRecord> {
+  protected readonly notFoundMessage = DEPARTMENT_MESSAGES.notFound;
+
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly repo: DepartmentsRepository,
-    private readonly courses: CourseOptions,
+    protected readonly repo: DepartmentsRepository,
+    protected readonly courses: CourseOptions,
     private readonly enrollment: EnrollmentRepository,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    super();
+  }
 
   private async refreshMembers(id: number): Promise<void> {
     await this.enrollment.refresh({ userIds: await this.enrollment.departmentMembers(id) });
-  }
-
-  list() {
-    return this.repo.list();
   }
 
   create(input: DepartmentInput) {
@@ -60,15 +60,5 @@ export class DepartmentsService {
       await this.repo.delete(id);
       await this.enrollment.refresh({ userIds: members });
     });
-  }
-
-  async courseOptions(id: number) {
-    return this.courses.options((await this.get(id)).course_ids);
-  }
-
-  private async get(id: number) {
-    const found = await this.repo.find(id);
-    if (!found) throw notFound(DEPARTMENT_MESSAGES.notFound);
-    return found;
   }
 }

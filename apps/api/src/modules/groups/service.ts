@@ -1,10 +1,11 @@
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
-import { notFound, unprocessable } from '../../platform/errors.js';
+import { unprocessable } from '../../platform/errors.js';
+import { CourseHolderService } from '../departments/courseHolderService.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
 import type { UsersRepository } from '../users/repository.js';
-import type { GroupInput, GroupsRepository } from './repository.js';
+import type { GroupInput, GroupRecord, GroupsRepository } from './repository.js';
 
 export const GROUP_MESSAGES = {
   notFound: 'Группа не найдена',
@@ -15,18 +16,18 @@ export const GROUP_MESSAGES = {
 } as const;
 
 /** Study groups; their courses enroll every member (DESIGN.md §6 "Enrollment"). */
-export class GroupsService {
+export class GroupsService extends CourseHolderService<GroupRecord> {
+  protected readonly notFoundMessage = GROUP_MESSAGES.notFound;
+
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly repo: GroupsRepository,
+    protected readonly repo: GroupsRepository,
     private readonly users: UsersRepository,
-    private readonly courses: CourseOptions,
+    protected readonly courses: CourseOptions,
     private readonly enrollment: EnrollmentRepository,
     private readonly clock: Clock,
-  ) {}
-
-  list() {
-    return this.repo.list();
+  ) {
+    super();
   }
 
   private async checked(input: GroupInput): Promise<GroupInput> {
@@ -68,15 +69,5 @@ export class GroupsService {
       await this.repo.delete(id);
       await this.enrollment.refresh({ userIds: members });
     });
-  }
-
-  async courseOptions(id: number) {
-    return this.courses.options((await this.get(id)).course_ids);
-  }
-
-  private async get(id: number) {
-    const found = await this.repo.find(id);
-    if (!found) throw notFound(GROUP_MESSAGES.notFound);
-    return found;
   }
 }

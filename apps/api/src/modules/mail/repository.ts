@@ -45,6 +45,25 @@ export interface MailLogRecord {
   next_attempt_at: string | null;
 }
 
+/** What the log shows of a mail (never its content or lease), with the user's and course's names. */
+const RECORD_COLUMNS = [
+  'mail_log.id',
+  'mail_log.recipient',
+  'mail_log.user_id',
+  'users.first_name',
+  'users.last_name',
+  'mail_log.kind',
+  'mail_log.course_id',
+  'courses.title as course_name',
+  'mail_log.subject',
+  'mail_log.status',
+  'mail_log.queued_at',
+  'mail_log.sent_at',
+  'mail_log.attempts',
+  'mail_log.last_error',
+  'mail_log.next_attempt_at',
+] as const;
+
 /** Ten values a row: well inside the bound variables of one SQLite statement. */
 const MAILS_PER_INSERT = 300;
 
@@ -170,23 +189,7 @@ export class MailLogRepository {
       .selectFrom('mail_log')
       .leftJoin('users', 'users.id', 'mail_log.user_id')
       .leftJoin('courses', 'courses.id', 'mail_log.course_id')
-      .select([
-        'mail_log.id',
-        'mail_log.recipient',
-        'mail_log.user_id',
-        'users.first_name',
-        'users.last_name',
-        'mail_log.kind',
-        'mail_log.course_id',
-        'courses.title as course_name',
-        'mail_log.subject',
-        'mail_log.status',
-        'mail_log.queued_at',
-        'mail_log.sent_at',
-        'mail_log.attempts',
-        'mail_log.last_error',
-        'mail_log.next_attempt_at',
-      ]);
+      .select(RECORD_COLUMNS);
   }
 
   async find(id: number): Promise<MailLogRecord | undefined> {

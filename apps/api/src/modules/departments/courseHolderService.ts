@@ -1,0 +1,34 @@
+import { notFound } from '../../platform/errors.js';
+import type { CourseOptions } from '../enrollment/courseOptions.js';
+
+/** What a settings list of course holders reads: departments and study groups alike. */
+export interface CourseHolderRepository<R> {
+  list(): Promise<R[]>;
+  find(id: number): Promise<R | undefined>;
+}
+
+/**
+ * The reading half of departments and study groups, which answer alike: the list, one of them by id
+ * (404 with the holder's own message) and its courses as form options. Writing (and the enrollment
+ * refresh each write needs) stays with each service.
+ */
+export abstract class CourseHolderService<R extends { course_ids: number[] }> {
+  protected abstract readonly repo: CourseHolderRepository<R>;
+  protected abstract readonly courses: CourseOptions;
+  /** The 404 message when the id names no holder. */
+  protected abstract readonly notFoundMessage: string;
+
+  list(): Promise<R[]> {
+    return this.repo.list();
+  }
+
+  async courseOptions(id: number) {
+    return this.courses.options((await this.get(id)).course_ids);
+  }
+
+  protected async get(id: number): Promise<R> {
+    const found = await this.repo.find(id);
+    if (!found) throw notFound(this.notFoundMessage);
+    return found;
+  }
+}
