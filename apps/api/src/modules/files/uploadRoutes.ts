@@ -16,10 +16,6 @@ import { storageUrl } from '../../platform/storageUrl.js';
 import type { ConstructorService } from '../constructor/service.js';
 import type { Uploads } from './uploads.js';
 
-const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 413: errorResponse, 422: errorResponse };
-const access = 'constructor.manage' as const;
-const tags = ['constructor'];
-
 /** The fields sent before the file part (the client appends them first). */
 function fieldValue(part: MultipartFile, name: string): string | undefined {
   const field = part.fields[name];
@@ -46,6 +42,11 @@ function lessonIdOf(part: MultipartFile): number {
   }
   return parsed.data;
 }
+
+// The constructor's calls: its access, tag and errors (413: the file is over its limit).
+const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 413: errorResponse, 422: errorResponse };
+const access = 'constructor.manage' as const;
+const tags = ['constructor'];
 
 /** Uploads of the constructor (spec 03 §7): lesson images and files, and the course image. */
 export const uploadRoutes =

@@ -13,6 +13,8 @@ import { unauthorized } from '../../platform/errors.js';
 import type { ProfileService } from './service.js';
 
 const tags = ['profile'];
+/** The password calls' answers: 429 when the tries run out or the process hashes at its limit. */
+const passwordResponses = { 200: successResponse, 401: errorResponse, 422: errorResponse, 429: errorResponse };
 
 /** The profile page's calls (spec 02 §7). */
 export const profileRoutes =
@@ -37,7 +39,7 @@ export const profileRoutes =
         schema: {
           tags,
           body: changePasswordRequest,
-          response: { 200: successResponse, 401: errorResponse, 422: errorResponse, 429: errorResponse },
+          response: passwordResponses,
         },
       },
       async (request) => {
@@ -57,7 +59,7 @@ export const profileRoutes =
           tags,
           summary: 'The own password instead of one an administrator mailed (check-auth: must_change_password)',
           body: setPasswordRequest,
-          response: { 200: successResponse, 401: errorResponse, 422: errorResponse, 429: errorResponse },
+          response: passwordResponses,
         },
       },
       async (request) => {
