@@ -32,6 +32,35 @@ function featureBoundaries(maxDepth = 4) {
   });
 }
 
+/**
+ * The API's layers, lowest first (docs/architecture.md): lib/ (helpers that know nothing of the app),
+ * db/ (connection, schema, migrations, unit of work), platform/ (sessions, security, errors, mail,
+ * clock…), modules/ (the features); above them what wires them together (app.ts, server.ts,
+ * bootstrap.ts, background.ts, bench/, demo/) and the tests' helpers (test/). A layer imports only
+ * from the layers below it; config.ts is read from platform/ up. Tests themselves may reach anything.
+ */
+const API_LAYERS = ['lib', 'db', 'platform', 'modules'];
+const API_TOP = ['bench/', 'demo/', 'test/', 'app.js', 'server.js', 'bootstrap.js', 'background.js'];
+const escaped = (path) => path.replace(/\./g, '\\.').replace(/\.js$/, '.js$');
+
+function apiLayers() {
+  return API_LAYERS.map((layer, index) => {
+    const above = [...API_LAYERS.slice(index + 1).map((l) => `${l}/`), ...API_TOP];
+    if (layer === 'lib' || layer === 'db') above.push('config.js');
+    const message = `apps/api/src/${layer}/ imports nothing above it (${above.join(', ')}): move what both need down.`;
+    return {
+      files: [`apps/api/src/${layer}/**/*.ts`],
+      ignores: ['apps/api/src/**/*.test.ts'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [{ regex: `^(\\.\\./)+(${above.map(escaped).join('|')})`, message }] },
+        ],
+      },
+    };
+  });
+}
+
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'e2e/.tmp/**'],
@@ -58,6 +87,26 @@ export default tseslint.config(
   // Client layers (DESIGN §3): a feature never imports another feature (what two features share
   // moves to shared/ or lib/), and shared/ and lib/ never import app/.
   ...featureBoundaries(),
+  // Server layers: db/ imports nothing above it, platform/ nothing of modules/ (apiLayers above).
+  ...apiLayers(),
+  // Soft deletion of the course content has one definition, modules/courses/live.ts (`liveCourse`,
+  // `publishedLiveItem`…): outside the courses module a query names `x.deleted_at` of users only.
+  {
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/**/*.test.ts', 'apps/api/src/{modules/courses,modules/users,db,demo,bench,test}/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'Literal[value=/^(?!(u|users)\\.)\\w+\\.deleted_at$/]',
+          'TemplateElement[value.raw=/(?<![\\w.])(?!(u|users)\\.)\\w+\\.deleted_at/]',
+        ].map((selector) => ({
+          selector,
+          message: 'Say "live" through modules/courses/live.ts instead of reading deleted_at by hand.',
+        })),
+      ],
+    },
+  },
   {
     files: ['apps/web/src/shared/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
     rules: {

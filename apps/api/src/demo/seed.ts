@@ -1,4 +1,4 @@
-import { learningStatesOver } from '../modules/progress/states.js';
+import { learningStatesOver } from '../modules/progress/standalone.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';

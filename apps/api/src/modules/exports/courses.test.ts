@@ -17,7 +17,7 @@ import {
 import { parseCsv, readWorkbook, values } from '../../test/spreadsheets.js';
 import { employeeCourses } from '../analytics/employeeCourses.js';
 import { CoursesRepository } from '../courses/repository.js';
-import { learningStatesOver } from '../progress/states.js';
+import { learningStatesOver } from '../progress/standalone.js';
 
 const COURSES_HEADER = [
   'Сотрудник',

@@ -2,7 +2,7 @@ import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
-import type { EnrollmentRepository } from '../enrollment/repository.js';
+import type { EnrollmentService } from '../enrollment/service.js';
 import type { UsersRepository } from '../users/repository.js';
 import type { GroupInput, GroupsRepository } from './repository.js';
 
@@ -21,7 +21,7 @@ export class GroupsService {
     private readonly repo: GroupsRepository,
     private readonly users: UsersRepository,
     private readonly courses: CourseOptions,
-    private readonly enrollment: EnrollmentRepository,
+    private readonly enrollment: EnrollmentService,
     private readonly clock: Clock,
   ) {}
 
@@ -42,8 +42,7 @@ export class GroupsService {
       const checked = await this.checked(input);
       const now = iso(this.clock.now());
       const id = await this.repo.insert(checked.name, now);
-      await this.repo.setLinks(id, checked, now);
-      await this.enrollment.refresh({ userIds: checked.user_ids });
+      await this.enrollment.setGroup(id, { userIds: checked.user_ids, courseIds: checked.course_ids }, now);
       return this.get(id);
     });
   }
@@ -54,9 +53,7 @@ export class GroupsService {
       const checked = await this.checked(input);
       const now = iso(this.clock.now());
       await this.repo.rename(id, checked.name, now);
-      const before = await this.enrollment.groupMembers(id);
-      await this.repo.setLinks(id, checked, now);
-      await this.enrollment.refresh({ userIds: [...new Set([...before, ...checked.user_ids])] });
+      await this.enrollment.setGroup(id, { userIds: checked.user_ids, courseIds: checked.course_ids }, now);
       return this.get(id);
     });
   }
@@ -64,9 +61,8 @@ export class GroupsService {
   delete(id: number): Promise<void> {
     return this.uow.run(async () => {
       await this.get(id);
-      const members = await this.enrollment.groupMembers(id);
+      await this.enrollment.groupDeleted(id);
       await this.repo.delete(id);
-      await this.enrollment.refresh({ userIds: members });
     });
   }
 

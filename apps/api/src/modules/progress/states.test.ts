@@ -17,9 +17,8 @@ import {
 } from '../../test/harness.js';
 import { CoursesRepository } from '../courses/repository.js';
 import { HomeService } from '../home/service.js';
-import { ProgressRepository } from './repository.js';
-import { LearningEngine, stateKey } from './service.js';
-import { learningStatesOver } from './states.js';
+import { stateKey, type LearningEngine } from './service.js';
+import { learningStatesOver } from './standalone.js';
 
 describe(`maintained learning state equals the engine's recomputation after any events (${dialectName})`, () => {
   let ctx: TestContext;
@@ -29,13 +28,7 @@ describe(`maintained learning state equals the engine's recomputation after any 
     ctx = await createTestApp();
     uow = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
     const kept = learningStatesOver(uow, ctx.clock);
-    engine = new LearningEngine(
-      new ProgressRepository(uow),
-      new CoursesRepository(uow),
-      kept.enrollment,
-      ctx.clock,
-      kept.states,
-    );
+    engine = kept.engine;
   });
   afterEach(async () => {
     await ctx.close();

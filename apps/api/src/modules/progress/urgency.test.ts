@@ -14,9 +14,8 @@ import { random } from '../../test/random.js';
 import { CoursesRepository } from '../courses/repository.js';
 import { CoursesService } from '../courses/service.js';
 import type { CourseState, DeadlineStatus, StoredState } from './engine.js';
-import { ProgressRepository } from './repository.js';
-import { LearningEngine } from './service.js';
-import { learningStatesOver } from './states.js';
+import type { LearningEngine } from './service.js';
+import { learningStatesOver } from './standalone.js';
 import { rankingChanged, urgencyEntries, type UrgencyEntry, type UrgentCourse } from './urgency.js';
 
 const RANK: Record<DeadlineStatus, number> = { overdue: 0, almost_overdue: 1, in_order: 2 };
@@ -64,13 +63,7 @@ describe(`each user's most urgent course from the maintained rows equals the eng
     ctx = await createTestApp();
     uow = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
     kept = learningStatesOver(uow, ctx.clock);
-    engine = new LearningEngine(
-      new ProgressRepository(uow),
-      new CoursesRepository(uow),
-      kept.enrollment,
-      ctx.clock,
-      kept.states,
-    );
+    engine = kept.engine;
   });
   afterEach(async () => {
     await ctx.close();
@@ -372,7 +365,7 @@ describe(`each user's most urgent course from the maintained rows equals the eng
 
     // Every enrollment has its row, with its time (the query reads the enrollment from the row).
     const enrollments = await k.selectFrom('enrollments').select(['user_id', 'course_id', 'enrolled_at']).execute();
-    const rows = await kept.states.rows(users);
+    const rows = await kept.reads.rows(users);
     for (const e of enrollments) {
       const row = rows.get(`${e.user_id}:${e.course_id}`);
       expect(row && Date.parse(row.enrolled_at ?? ''), `${e.user_id}:${e.course_id}`).toBe(Date.parse(e.enrolled_at));
