@@ -61,6 +61,49 @@ function apiLayers() {
   });
 }
 
+/**
+ * Rules with one owner in the API, kept there by `no-restricted-syntax` in every other production
+ * file: soft deletion of the course content is said through modules/courses/live.ts (outside the
+ * courses module a query names `x.deleted_at` of users only), and the enrollment sources are written
+ * by modules/enrollment/sources.ts only (seeders and tests write rows as they need).
+ */
+function ownership() {
+  const rule = (message, selectors) => selectors.map((selector) => ({ selector, message }));
+  const liveContent = rule('Say "live" through modules/courses/live.ts instead of reading deleted_at by hand.', [
+    'Literal[value=/^(?!(u|users)\\.)\\w+\\.deleted_at$/]',
+    'TemplateElement[value.raw=/(?<![\\w.])(?!(u|users)\\.)\\w+\\.deleted_at/]',
+  ]);
+  const sources = '(user_courses|department_courses|group_users|group_courses)';
+  const enrollmentSources = rule('Enrollment sources change through EnrollmentService (modules/enrollment).', [
+    `CallExpression[callee.property.name=/^(insertInto|deleteFrom|updateTable)$/] > Literal[value=/^${sources}\\b/]`,
+    `TemplateElement[value.raw=/(insert into|delete from|update)\\s+${sources}\\b/i]`,
+  ]);
+  const api = (path) => `apps/api/src/${path}/**/*.ts`;
+  const owners = { liveContent: ['modules/courses'], enrollmentSources: ['modules/enrollment'] };
+  const outside = ['db', 'demo', 'bench', 'test'];
+  const restricted = (selectors) => ({ 'no-restricted-syntax': ['error', ...selectors] });
+  return [
+    {
+      files: ['apps/api/src/**/*.ts'],
+      ignores: [
+        'apps/api/src/**/*.test.ts',
+        ...[...owners.liveContent, ...owners.enrollmentSources, ...outside].map(api),
+      ],
+      rules: restricted([...liveContent, ...enrollmentSources]),
+    },
+    {
+      files: owners.liveContent.map(api),
+      ignores: ['apps/api/src/**/*.test.ts'],
+      rules: restricted(enrollmentSources),
+    },
+    {
+      files: owners.enrollmentSources.map(api),
+      ignores: ['apps/api/src/**/*.test.ts'],
+      rules: restricted(liveContent),
+    },
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'e2e/.tmp/**'],
@@ -89,24 +132,8 @@ export default tseslint.config(
   ...featureBoundaries(),
   // Server layers: db/ imports nothing above it, platform/ nothing of modules/ (apiLayers above).
   ...apiLayers(),
-  // Soft deletion of the course content has one definition, modules/courses/live.ts (`liveCourse`,
-  // `publishedLiveItem`…): outside the courses module a query names `x.deleted_at` of users only.
-  {
-    files: ['apps/api/src/**/*.ts'],
-    ignores: ['apps/api/src/**/*.test.ts', 'apps/api/src/{modules/courses,modules/users,db,demo,bench,test}/**'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        ...[
-          'Literal[value=/^(?!(u|users)\\.)\\w+\\.deleted_at$/]',
-          'TemplateElement[value.raw=/(?<![\\w.])(?!(u|users)\\.)\\w+\\.deleted_at/]',
-        ].map((selector) => ({
-          selector,
-          message: 'Say "live" through modules/courses/live.ts instead of reading deleted_at by hand.',
-        })),
-      ],
-    },
-  },
+  // One owner per rule (ownership below).
+  ...ownership(),
   {
     files: ['apps/web/src/shared/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
     rules: {
