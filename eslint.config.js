@@ -32,6 +32,78 @@ function featureBoundaries(maxDepth = 4) {
   });
 }
 
+/**
+ * The API's layers, lowest first (docs/architecture.md): lib/ (helpers that know nothing of the app),
+ * db/ (connection, schema, migrations, unit of work), platform/ (sessions, security, errors, mail,
+ * clock…), modules/ (the features); above them what wires them together (app.ts, server.ts,
+ * bootstrap.ts, background.ts, bench/, demo/) and the tests' helpers (test/). A layer imports only
+ * from the layers below it; config.ts is read from platform/ up. Tests themselves may reach anything.
+ */
+const API_LAYERS = ['lib', 'db', 'platform', 'modules'];
+const API_TOP = ['bench/', 'demo/', 'test/', 'app.js', 'server.js', 'bootstrap.js', 'background.js'];
+const escaped = (path) => path.replace(/\./g, '\\.').replace(/\.js$/, '.js$');
+
+function apiLayers() {
+  return API_LAYERS.map((layer, index) => {
+    const above = [...API_LAYERS.slice(index + 1).map((l) => `${l}/`), ...API_TOP];
+    if (layer === 'lib' || layer === 'db') above.push('config.js');
+    const message = `apps/api/src/${layer}/ imports nothing above it (${above.join(', ')}): move what both need down.`;
+    return {
+      files: [`apps/api/src/${layer}/**/*.ts`],
+      ignores: ['apps/api/src/**/*.test.ts'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [{ regex: `^(\\.\\./)+(${above.map(escaped).join('|')})`, message }] },
+        ],
+      },
+    };
+  });
+}
+
+/**
+ * Rules with one owner in the API, kept there by `no-restricted-syntax` in every other production
+ * file: soft deletion of the course content is said through modules/courses/live.ts (outside the
+ * courses module a query names `x.deleted_at` of users only), and the enrollment sources are written
+ * by modules/enrollment/sources.ts only (seeders and tests write rows as they need).
+ */
+function ownership() {
+  const rule = (message, selectors) => selectors.map((selector) => ({ selector, message }));
+  const liveContent = rule('Say "live" through modules/courses/live.ts instead of reading deleted_at by hand.', [
+    'Literal[value=/^(?!(u|users)\\.)\\w+\\.deleted_at$/]',
+    'TemplateElement[value.raw=/(?<![\\w.])(?!(u|users)\\.)\\w+\\.deleted_at/]',
+  ]);
+  const sources = '(user_courses|department_courses|group_users|group_courses)';
+  const enrollmentSources = rule('Enrollment sources change through EnrollmentService (modules/enrollment).', [
+    `CallExpression[callee.property.name=/^(insertInto|deleteFrom|updateTable)$/] > Literal[value=/^${sources}\\b/]`,
+    `TemplateElement[value.raw=/(insert into|delete from|update)\\s+${sources}\\b/i]`,
+  ]);
+  const api = (path) => `apps/api/src/${path}/**/*.ts`;
+  const owners = { liveContent: ['modules/courses'], enrollmentSources: ['modules/enrollment'] };
+  const outside = ['db', 'demo', 'bench', 'test'];
+  const restricted = (selectors) => ({ 'no-restricted-syntax': ['error', ...selectors] });
+  return [
+    {
+      files: ['apps/api/src/**/*.ts'],
+      ignores: [
+        'apps/api/src/**/*.test.ts',
+        ...[...owners.liveContent, ...owners.enrollmentSources, ...outside].map(api),
+      ],
+      rules: restricted([...liveContent, ...enrollmentSources]),
+    },
+    {
+      files: owners.liveContent.map(api),
+      ignores: ['apps/api/src/**/*.test.ts'],
+      rules: restricted(enrollmentSources),
+    },
+    {
+      files: owners.enrollmentSources.map(api),
+      ignores: ['apps/api/src/**/*.test.ts'],
+      rules: restricted(liveContent),
+    },
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'e2e/.tmp/**'],
@@ -58,6 +130,10 @@ export default tseslint.config(
   // Client layers (DESIGN §3): a feature never imports another feature (what two features share
   // moves to shared/ or lib/), and shared/ and lib/ never import app/.
   ...featureBoundaries(),
+  // Server layers: db/ imports nothing above it, platform/ nothing of modules/ (apiLayers above).
+  ...apiLayers(),
+  // One owner per rule (ownership below).
+  ...ownership(),
   {
     files: ['apps/web/src/shared/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
     rules: {

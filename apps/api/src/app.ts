@@ -51,6 +51,8 @@ import { GroupsRepository } from './modules/groups/repository.js';
 import { groupsRoutes } from './modules/groups/routes.js';
 import { GroupsService } from './modules/groups/service.js';
 import { EnrollmentRepository } from './modules/enrollment/repository.js';
+import { EnrollmentService } from './modules/enrollment/service.js';
+import { EnrollmentSources } from './modules/enrollment/sources.js';
 import { homeRoutes } from './modules/home/routes.js';
 import { HomeService } from './modules/home/service.js';
 import { menuRoutes } from './modules/menu/routes.js';
@@ -60,6 +62,9 @@ import { mailLogRoutes } from './modules/mail/routes.js';
 import { MailLogService } from './modules/mail/service.js';
 import { ProgressRepository } from './modules/progress/repository.js';
 import { LearningEngine } from './modules/progress/service.js';
+import { DeadlineReads } from './modules/progress/deadlines.js';
+import { KeptRankings } from './modules/progress/keptRankings.js';
+import { LearningStateReads } from './modules/progress/reads.js';
 import { LearningStates } from './modules/progress/states.js';
 import { RemindersRepository } from './modules/reminders/repository.js';
 import { RemindersService, type PassResult } from './modules/reminders/service.js';
@@ -200,6 +205,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const users = new UsersRepository(uow);
   const courses = new CoursesRepository(uow);
   const enrollment = new EnrollmentRepository(uow);
+  const progress = new ProgressRepository(uow);
+  const learningStates = new LearningStates(uow, courses, progress, enrollment, new KeptRankings(uow, clock), clock);
+  // The one writer of the enrollment sources; it refreshes the learning states itself.
+  const enrollments = new EnrollmentService(uow, new EnrollmentSources(uow), enrollment, learningStates);
   const credentials = new Credentials(uow, users, sessions, clock);
   const limiter = new RateLimiter(db.kysely);
   const auth = new AuthService(new AuthRepository(uow), sessions, limiter, clock);
@@ -238,7 +247,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     uow,
     users,
     sessions,
-    enrollment,
+    enrollments,
     credentials,
     courseOptions,
     mailer,
@@ -248,18 +257,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(usersRoutes(usersService, config));
   await app.register(mailLogRoutes(mailLog));
   await app.register(
-    departmentsRoutes(new DepartmentsService(uow, new DepartmentsRepository(uow), courseOptions, enrollment, clock)),
+    departmentsRoutes(new DepartmentsService(uow, new DepartmentsRepository(uow), courseOptions, enrollments, clock)),
   );
   await app.register(
-    groupsRoutes(new GroupsService(uow, new GroupsRepository(uow), users, courseOptions, enrollment, clock)),
+    groupsRoutes(new GroupsService(uow, new GroupsRepository(uow), users, courseOptions, enrollments, clock)),
   );
 
-  const progress = new ProgressRepository(uow);
-  const learningStates = new LearningStates(uow, courses, progress, enrollment, clock);
-  enrollment.onChange((change) => learningStates.enrollmentsChanged(change));
-  const engine = new LearningEngine(progress, courses, enrollment, clock, learningStates);
+  const stateReads = new LearningStateReads(uow, courses, progress, enrollment, clock);
+  const deadlines = new DeadlineReads(uow, courses, enrollment, stateReads, clock);
+  const engine = new LearningEngine(progress, courses, enrollment, clock, learningStates, stateReads, deadlines);
   const catalogueRepo = new CatalogueRepository(uow);
-  const courseDeletion = new CoursesService(uow, courses, enrollment);
+  const courseDeletion = new CoursesService(uow, courses, enrollments);
   await app.register(catalogueRoutes(new CatalogueService(uow, catalogueRepo, courses, courseDeletion, engine, clock)));
   await app.register(homeRoutes(new HomeService(engine, clock, uow)));
 
@@ -277,7 +285,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Files stream to disk (modules/files/uploads.ts); each route sets its own smaller limit.
   await registerMultipart(app, { fileSize: FILE_MAX_BYTES + 1, files: 1, fields: 10 });
   const uploads = new Uploads(config.dataDir, uow, files, clock);
-  await app.register(uploadRoutes({ uploads, constructorService }));
+  await app.register(uploadRoutes({ uploads, targets: constructorService }));
   const testsRepo = new TestsRepository(uow);
   const authoring = new TestAuthoring(
     uow,

@@ -1,8 +1,25 @@
 import type { Kysely } from 'kysely';
 import type { Config } from './config.js';
+import type { Db } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/schema.js';
-import type { Clock } from './platform/clock.js';
+import { buildLearningStates } from './modules/progress/standalone.js';
+import { systemClock, type Clock } from './platform/clock.js';
 import { generatePassword, hashPassword } from './platform/passwords.js';
+
+/**
+ * The database as the code needs it at start-up (the server, `npm run demo`, the benches, tests):
+ * the migrations, then what they leave to the code that keeps derived tables (the learning state,
+ * modules/progress/standalone.ts). Returns the migrations applied.
+ */
+export async function prepareDatabase(
+  db: Pick<Db, 'kysely' | 'kind' | 'schema'>,
+  clock: Clock = systemClock,
+): Promise<string[]> {
+  const applied = await migrateToLatest(db.kysely, db.kind, db.schema);
+  await buildLearningStates(db.kysely, applied, clock);
+  return applied;
+}
 
 export interface FirstAdmin {
   email: string;

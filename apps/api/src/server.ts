@@ -1,9 +1,8 @@
 import { buildApp } from './app.js';
 import { startBackgroundJobs } from './background.js';
-import { ensureFirstAdmin } from './bootstrap.js';
+import { ensureFirstAdmin, prepareDatabase } from './bootstrap.js';
 import { loadConfig } from './config.js';
 import { connect } from './db/connect.js';
-import { migrateToLatest } from './db/migrate.js';
 import { systemClock } from './platform/clock.js';
 import { loadAppSecret } from './platform/secret.js';
 import { createShutdown, listenUrl } from './platform/shutdown.js';
@@ -16,7 +15,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const drainMs = config.shutdownTimeoutMs;
   const db = connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(db.kysely, db.kind, db.schema);
+  await prepareDatabase(db);
   const admin = await ensureFirstAdmin(db.kysely, config, systemClock);
   const secret = loadAppSecret(config.appSecret, config.dataDir);
   const logger =

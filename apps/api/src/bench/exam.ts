@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { connect, type Db } from '../db/connect.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { prepareDatabase } from '../bootstrap.js';
 import { randomToken } from '../platform/tokens.js';
 import { LoadClient, percentile, startServer, stopServer } from './http.js';
 import { seedSessions } from './organisation.js';
@@ -43,7 +43,7 @@ interface Seeded {
 
 async function seed(db: Db): Promise<Seeded> {
   const k = db.kysely;
-  await migrateToLatest(k, db.kind, db.schema);
+  await prepareDatabase(db);
   const role = (await k.selectFrom('roles').select('id').where('code', '=', 'learner').executeTakeFirstOrThrow()).id;
   const course = await k
     .insertInto('courses')

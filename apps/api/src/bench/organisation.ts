@@ -5,8 +5,8 @@
  * managers. Sessions are written directly (sign-in is rate-limited) with their CSRF tokens.
  */
 import type { Db } from '../db/connect.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { learningStatesOver } from '../modules/progress/states.js';
+import { prepareDatabase } from '../bootstrap.js';
+import { learningStatesOver } from '../modules/progress/standalone.js';
 import { DAY } from '../platform/clock.js';
 import { hashPassword } from '../platform/passwords.js';
 import { hmac, randomToken, sha256 } from '../platform/tokens.js';
@@ -30,7 +30,7 @@ export interface Organisation {
 
 export async function seedOrganisation(db: Db, USERS: number): Promise<Organisation> {
   const k = db.kysely;
-  await migrateToLatest(k, db.kind, db.schema);
+  await prepareDatabase(db);
   const now = Date.now();
   const isoAgo = (days: number) => new Date(now - days * DAY).toISOString();
   const hash = await hashPassword('Bench-password-1');

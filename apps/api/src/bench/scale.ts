@@ -17,8 +17,7 @@ import { connect, type Db } from '../db/connect.js';
 import { UnitOfWork } from '../db/unitOfWork.js';
 import { CoursesRepository } from '../modules/courses/repository.js';
 import { ProgressRepository } from '../modules/progress/repository.js';
-import { LearningEngine } from '../modules/progress/service.js';
-import { learningStatesOver } from '../modules/progress/states.js';
+import { learningStatesOver } from '../modules/progress/standalone.js';
 import { DAY, systemClock } from '../platform/clock.js';
 import {
   COURSES,
@@ -227,7 +226,7 @@ async function main() {
     const uow = new UnitOfWork(k, db.kind);
     const courses = new CoursesRepository(uow);
     const kept = learningStatesOver(uow);
-    const engine = new LearningEngine(new ProgressRepository(uow), courses, kept.enrollment, systemClock, kept.states);
+    const engine = kept.engine;
     const employees = (await k.selectFrom('users').select('id').where('department_id', '=', 1).execute()).map(
       (r) => r.id,
     );
@@ -244,7 +243,7 @@ async function main() {
     );
 
     if (process.env.BENCH_PROFILE) {
-      const enr = kept.enrollment;
+      const enr = kept.enrollments;
       const pr = new ProgressRepository(uow);
       for (let i = 0; i < 5; i++) {
         let t = performance.now();

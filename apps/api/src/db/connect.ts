@@ -10,7 +10,7 @@ import {
   type PostgresPoolClient,
 } from 'kysely';
 import pg from 'pg';
-import { PRIVATE_FILE_MODE, ensurePrivateDir, ensurePrivateFile, tightenBestEffort } from '../platform/privateFiles.js';
+import { PRIVATE_FILE_MODE, ensurePrivateDir, ensurePrivateFile, tightenBestEffort } from '../lib/privateFiles.js';
 import { pgTimeToIso } from './pgTimes.js';
 import { withStatementCache } from './statementCache.js';
 import { SqliteValuesPlugin, sqliteColumnConversion } from './values.js';

@@ -7,6 +7,7 @@ import { introspectionOf } from './introspection.js';
 import { createTestDb, dialectName, queriesDuring } from '../test/harness.js';
 import { connect } from './connect.js';
 import { migrateTo, migrateToLatest } from './migrate.js';
+import { prepareDatabase } from '../bootstrap.js';
 import { EnrollmentRepository } from '../modules/enrollment/repository.js';
 
 const TABLES = [
@@ -275,7 +276,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
 });
 
 describe(`0012 kept rankings (${dialectName})`, () => {
-  it('are written for every learner with a state, and written again after a start-up stopped during it', async () => {
+  it('are written at start-up for every learner with a state, and again after a start-up stopped during it', async () => {
     const { db, drop } = await createTestDb();
     try {
       await migrateTo(db.kysely, db.kind, '0011_live_user_count', db.schema);
@@ -315,7 +316,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         })
         .execute();
 
-      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([
+      expect(await prepareDatabase(db)).toEqual([
         '0012_user_urgency',
         '0013_course_cards_version',
         '0014_test_content_version',
@@ -330,7 +331,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
       // Stopped half-way: no rows yet and the mark not set. The next start-up writes them.
       await k.deleteFrom('user_urgency').execute();
       await k.updateTable('counters').set({ value: 0 }).where('name', '=', 'user_urgency_built').execute();
-      expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
+      expect(await prepareDatabase(db)).toEqual([]);
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
       expect(
         await k.selectFrom('counters').select('value').where('name', '=', 'user_urgency_built').executeTakeFirst(),

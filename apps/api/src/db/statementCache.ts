@@ -1,5 +1,5 @@
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
-import { keepNewest } from '../platform/kept.js';
+import { keepNewest } from '../lib/kept.js';
 
 /** Enough for every distinct statement the server makes (queries are built from a fixed set of shapes). */
 const DEFAULT_CAPACITY = 1000;

@@ -1,7 +1,6 @@
-import { ensureFirstAdmin } from '../bootstrap.js';
+import { ensureFirstAdmin, prepareDatabase } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { connect } from '../db/connect.js';
-import { migrateToLatest } from '../db/migrate.js';
 import { systemClock } from '../platform/clock.js';
 import { loadDemo } from './seed.js';
 
@@ -20,7 +19,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const db = connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    await migrateToLatest(db.kysely, db.kind, db.schema);
+    await prepareDatabase(db);
     const admin = await ensureFirstAdmin(db.kysely, config, systemClock);
     const result = await loadDemo(db.kysely, config, systemClock);
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
-import { learningStatesOver } from '../modules/progress/states.js';
+import { learningStatesOver } from '../modules/progress/standalone.js';
 import type { Clock } from '../platform/clock.js';
 import { hashPassword } from '../platform/passwords.js';
 import { DEPARTMENT_COURSES, GROUP_COURSES, MARKER_LOCAL, USER_COURSES, USERS } from './content.js';

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PRIVATE_FILE_MODE, ensurePrivateDir, tightenBestEffort } from './privateFiles.js';
+import { PRIVATE_FILE_MODE, ensurePrivateDir, tightenBestEffort } from '../lib/privateFiles.js';
 import { randomToken } from './tokens.js';
 
 /**

@@ -1,4 +1,4 @@
-import { learningStatesOver } from '../modules/progress/states.js';
+import { learningStatesOver } from '../modules/progress/standalone.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import pg from 'pg';
 import { buildApp, type App } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { connect, type Db } from '../db/connect.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { prepareDatabase } from '../bootstrap.js';
 import { ManualClock } from '../platform/clock.js';
 import { hashPassword } from '../platform/passwords.js';
 import { CapturingTransport } from './mail.js';
@@ -101,7 +101,7 @@ export async function createTestApp(
     ...env,
   });
   const { db, drop } = await createTestDb();
-  await migrateToLatest(db.kysely, db.kind, db.schema);
+  await prepareDatabase(db);
   const clock = new ManualClock();
   const mailer = new CapturingTransport();
   const app = await buildApp({

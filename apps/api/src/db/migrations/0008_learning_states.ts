@@ -5,7 +5,7 @@ import { columnTypes, type DialectKind } from '../dialect.js';
  * Learning state kept as rows (issue 14 item 2): one row per (user, course) that is enrolled or has a
  * record, holding what `progress/engine.ts` decides from the records, and per course its learner count
  * and published item totals. The rows are filled by `LearningStates.rebuild` after the migrations
- * (migrate.ts), with the code of that time, so that this migration stays what it was when written.
+ * (bootstrap.ts), with the code of that time, so that this migration stays what it was when written.
  */
 export function learningStatesMigration(kind: DialectKind) {
   const t = columnTypes(kind);

@@ -7,7 +7,7 @@ import { columnTypes, type DialectKind } from '../dialect.js';
  * records) and the moment its deadline's warning window opens, so the time-dependent status is a
  * comparison of stored times with now, without joining `enrollments` and `courses` row by row.
  * The index holds every column that ranking reads. The rows are rewritten by
- * `LearningStates.rebuild` after the migrations (migrate.ts), like those of 0008.
+ * `LearningStates.rebuild` after the migrations (bootstrap.ts), like those of 0008.
  */
 export function learningStateUrgencyMigration(kind: DialectKind) {
   const t = columnTypes(kind);

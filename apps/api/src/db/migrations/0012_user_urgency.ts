@@ -9,7 +9,7 @@ import { columnTypes, type DialectKind } from '../dialect.js';
  * ends among the user's rows; null: until the next event). It is rewritten with the user's learning
  * states, in their transaction, and by the periodic pass once `stable_until` is reached; a read
  * ranks the users whose row has expired itself. Derived data: no foreign keys to restrict anything.
- * The rows are written by `LearningStates.rebuildUrgency` after the migrations (migrate.ts), which
+ * The rows are written by `KeptRankings.rebuild` after the migrations (bootstrap.ts), which
  * marks in `counters` when it has finished, so that a start-up interrupted during it does it again.
  */
 export function userUrgencyMigration(kind: DialectKind) {
@@ -27,7 +27,7 @@ export function userUrgencyMigration(kind: DialectKind) {
         .addColumn('stable_until', t.time)
         .execute();
       await db.schema.createIndex('user_urgency_stable_until_idx').on('user_urgency').column('stable_until').execute();
-      // Set to 1 once `LearningStates.rebuildUrgency` has written every user's row (see migrate.ts).
+      // Set to 1 once `KeptRankings.rebuild` has written every user's row (see bootstrap.ts).
       await sql`insert into counters (name, value) values ('user_urgency_built', 0)`.execute(db);
     },
   };

@@ -17,9 +17,7 @@ import { fullName } from '../auth/permissions.js';
 import { CatalogueRepository } from '../catalogue/repository.js';
 import { CoursesRepository } from '../courses/repository.js';
 import { deadlineStatus, warningAt } from '../progress/engine.js';
-import { ProgressRepository } from '../progress/repository.js';
-import { LearningEngine } from '../progress/service.js';
-import { learningStatesOver } from '../progress/states.js';
+import { learningStatesOver } from '../progress/standalone.js';
 import { UsersRepository } from '../users/repository.js';
 import { AnalyticsService, type AttentionEntry, type AttentionGroup } from './service.js';
 
@@ -147,13 +145,7 @@ describe(`the weekly digests (${dialectName})`, () => {
 
     const uow = new UnitOfWork(k, ctx.db.kind);
     const kept = learningStatesOver(uow, ctx.clock);
-    const engine = new LearningEngine(
-      new ProgressRepository(uow),
-      new CoursesRepository(uow),
-      kept.enrollment,
-      ctx.clock,
-      kept.states,
-    );
+    const engine = kept.engine;
     const analytics = new AnalyticsService(
       new UsersRepository(uow),
       new CoursesRepository(uow),

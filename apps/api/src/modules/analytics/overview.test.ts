@@ -17,9 +17,8 @@ import {
 import { random } from '../../test/random.js';
 import { CoursesRepository } from '../courses/repository.js';
 import type { CourseState, DeadlineStatus } from '../progress/engine.js';
-import { ProgressRepository } from '../progress/repository.js';
-import { LearningEngine } from '../progress/service.js';
-import { learningStatesOver } from '../progress/states.js';
+import type { LearningEngine } from '../progress/service.js';
+import { learningStatesOver } from '../progress/standalone.js';
 import { UsersRepository, type UserRecord } from '../users/repository.js';
 import { displayDate } from './service.js';
 
@@ -36,7 +35,7 @@ describe(`analytics overview, streamed, equals the rules over the engine's full 
     const kept = learningStatesOver(uow, ctx.clock);
     users = new UsersRepository(uow);
     courses = new CoursesRepository(uow);
-    engine = new LearningEngine(new ProgressRepository(uow), courses, kept.enrollment, ctx.clock, kept.states);
+    engine = kept.engine;
   });
   afterEach(async () => {
     await ctx.close();

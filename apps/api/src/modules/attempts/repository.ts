@@ -3,7 +3,7 @@ import { PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { toJson } from '../../db/values.js';
-import { deepFreeze, keepNewest } from '../../platform/kept.js';
+import { deepFreeze, keepNewest } from '../../lib/kept.js';
 import { storedOrder } from './snapshot.js';
 
 /** The questions and options an attempt asked, as they were at its start (DESIGN.md "Attempt snapshot"). */

@@ -1,4 +1,5 @@
 import type { UnitOfWork } from '../../db/unitOfWork.js';
+import { liveCategory } from '../courses/live.js';
 
 export const foldCase = (s: string) => s.trim().toLocaleLowerCase('ru-RU').replace(/ё/g, 'е');
 
@@ -11,7 +12,7 @@ export class CatalogueRepository {
   }
 
   private live() {
-    return this.db.selectFrom('course_categories').where('deleted_at', 'is', null);
+    return this.db.selectFrom('course_categories').where(liveCategory('course_categories'));
   }
 
   categories() {
@@ -52,7 +53,7 @@ export class CatalogueRepository {
       .updateTable('course_categories')
       .set({ ...change, updated_at: now })
       .where('id', '=', id)
-      .where('deleted_at', 'is', null)
+      .where(liveCategory('course_categories'))
       .execute();
   }
 

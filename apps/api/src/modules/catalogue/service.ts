@@ -6,7 +6,7 @@ import { jsonWriterFor } from '../../platform/serializer.js';
 import type { CoursesRepository } from '../courses/repository.js';
 import type { CoursesService } from '../courses/service.js';
 import type { LearningEngine } from '../progress/service.js';
-import type { ViewerCourse } from '../progress/states.js';
+import type { ViewerCourse } from '../progress/reads.js';
 import { courseCard } from './cards.js';
 import { foldCase, type CatalogueRepository } from './repository.js';
 

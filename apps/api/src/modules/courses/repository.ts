@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
+import { liveCourse, liveQuestion, publishedLiveItem } from './live.js';
 import type { CourseItems, CourseRules } from '../progress/engine.js';
 
 export interface CourseRow {
@@ -62,7 +63,7 @@ export class CoursesRepository {
   }
 
   private live() {
-    return this.db.selectFrom('courses').where('courses.deleted_at', 'is', null);
+    return this.db.selectFrom('courses').where(liveCourse('courses'));
   }
 
   /** Live courses in catalogue order; all of them, or the given ids. */
@@ -274,18 +275,18 @@ export class CoursesRepository {
         .selectFrom('lessons as l')
         .innerJoin('modules as m', 'm.id', 'l.module_id')
         .innerJoin('courses as c', 'c.id', 'm.course_id')
-        .select(['m.course_id', 'l.is_published', 'l.deleted_at as lesson_deleted', 'm.deleted_at as module_deleted'])
+        .select(['m.course_id', publishedLiveItem('l', 'm').as('published')])
         .where('l.image_path', '=', path)
-        .where('c.deleted_at', 'is', null)
+        .where(liveCourse('c'))
         .execute(),
       db
         .selectFrom('lesson_contents as b')
         .innerJoin('lessons as l', 'l.id', 'b.lesson_id')
         .innerJoin('modules as m', 'm.id', 'l.module_id')
         .innerJoin('courses as c', 'c.id', 'm.course_id')
-        .select(['m.course_id', 'l.is_published', 'l.deleted_at as lesson_deleted', 'm.deleted_at as module_deleted'])
+        .select(['m.course_id', publishedLiveItem('l', 'm').as('published')])
         .where('b.file_path', '=', path)
-        .where('c.deleted_at', 'is', null)
+        .where(liveCourse('c'))
         .execute(),
       db
         .selectFrom('test_answers as a')
@@ -293,17 +294,18 @@ export class CoursesRepository {
         .innerJoin('tests as t', 't.id', 'q.test_id')
         .innerJoin('modules as m', 'm.id', 't.module_id')
         .innerJoin('courses as c', 'c.id', 'm.course_id')
-        .select(['m.course_id', 't.is_published', 't.deleted_at as lesson_deleted', 'm.deleted_at as module_deleted'])
+        .select(['m.course_id', publishedLiveItem('t', 'm').as('published')])
         .where('a.image_path', '=', path)
-        .where('q.deleted_at', 'is', null)
-        .where('c.deleted_at', 'is', null)
+        .where(liveQuestion('q'))
+        .where(liveCourse('c'))
         .execute(),
     ]);
     return [
       ...courses.map((c) => ({ course_id: c.course_id, published: true, cover: true })),
       ...[...lessons, ...blocks, ...answers].map((r) => ({
         course_id: r.course_id,
-        published: r.is_published && r.lesson_deleted === null && r.module_deleted === null,
+        // A boolean on PostgreSQL, 0 or 1 on SQLite.
+        published: Number(r.published) === 1,
         cover: false,
       })),
     ];

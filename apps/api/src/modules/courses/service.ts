@@ -1,5 +1,5 @@
 import type { UnitOfWork } from '../../db/unitOfWork.js';
-import type { EnrollmentRepository } from '../enrollment/repository.js';
+import type { EnrollmentService } from '../enrollment/service.js';
 import type { CoursesRepository } from './repository.js';
 
 /**
@@ -11,14 +11,14 @@ export class CoursesService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly repo: CoursesRepository,
-    private readonly enrollment: EnrollmentRepository,
+    private readonly enrollment: EnrollmentService,
   ) {}
 
   /** Deletes the given courses, or every course of a category; returns the ids deleted. */
   delete(filter: { ids?: readonly number[]; categoryId?: number }, now: string): Promise<number[]> {
     return this.uow.run(async () => {
       const deleted = await this.repo.softDelete(filter, now);
-      await this.enrollment.dropCourses(deleted);
+      await this.enrollment.coursesDeleted(deleted);
       return deleted;
     });
   }

@@ -1,7 +1,7 @@
 import type { TestSettings } from '@lms/contract';
 import { sql } from 'kysely';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
-import { deepFreeze, keepNewest } from '../../platform/kept.js';
+import { deepFreeze, keepNewest } from '../../lib/kept.js';
 
 export interface TestRow extends TestSettings {
   id: number;

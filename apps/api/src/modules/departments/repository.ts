@@ -69,20 +69,6 @@ export class DepartmentsRepository {
       .execute();
   }
 
-  /** Replaces the course set; a course kept keeps its assignment time (it decides enrolled_at). */
-  async setCourses(id: number, courseIds: readonly number[], now: string): Promise<void> {
-    let remove = this.db.deleteFrom('department_courses').where('department_id', '=', id);
-    if (courseIds.length > 0) remove = remove.where('course_id', 'not in', courseIds);
-    await remove.execute();
-    if (courseIds.length > 0) {
-      await this.db
-        .insertInto('department_courses')
-        .values(courseIds.map((course_id) => ({ department_id: id, course_id, assigned_at: now })))
-        .onConflict((oc) => oc.columns(['department_id', 'course_id']).doNothing())
-        .execute();
-    }
-  }
-
   async delete(id: number): Promise<void> {
     await this.db.deleteFrom('departments').where('id', '=', id).execute();
   }

@@ -2,7 +2,7 @@ import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { CourseHolderService } from './courseHolderService.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
-import type { EnrollmentRepository } from '../enrollment/repository.js';
+import type { EnrollmentService } from '../enrollment/service.js';
 import type { DepartmentInput, DepartmentRecord, DepartmentsRepository } from './repository.js';
 
 export const DEPARTMENT_MESSAGES = {
@@ -20,14 +20,10 @@ export class DepartmentsService extends CourseHolderService<DepartmentRecord> {
     private readonly uow: UnitOfWork,
     protected readonly repo: DepartmentsRepository,
     protected readonly courses: CourseOptions,
-    private readonly enrollment: EnrollmentRepository,
+    private readonly enrollment: EnrollmentService,
     private readonly clock: Clock,
   ) {
     super();
-  }
-
-  private async refreshMembers(id: number): Promise<void> {
-    await this.enrollment.refresh({ userIds: await this.enrollment.departmentMembers(id) });
   }
 
   create(input: DepartmentInput) {
@@ -35,8 +31,7 @@ export class DepartmentsService extends CourseHolderService<DepartmentRecord> {
       const courseIds = await this.courses.checkIds(input.course_ids);
       const now = iso(this.clock.now());
       const id = await this.repo.insert(input, now);
-      await this.repo.setCourses(id, courseIds, now);
-      await this.refreshMembers(id);
+      await this.enrollment.setDepartmentCourses(id, courseIds, now);
       return this.get(id);
     });
   }
@@ -47,8 +42,7 @@ export class DepartmentsService extends CourseHolderService<DepartmentRecord> {
       const courseIds = await this.courses.checkIds(input.course_ids);
       const now = iso(this.clock.now());
       await this.repo.update(id, input, now);
-      await this.repo.setCourses(id, courseIds, now);
-      await this.refreshMembers(id);
+      await this.enrollment.setDepartmentCourses(id, courseIds, now);
       return this.get(id);
     });
   }
@@ -56,9 +50,8 @@ export class DepartmentsService extends CourseHolderService<DepartmentRecord> {
   delete(id: number): Promise<void> {
     return this.uow.run(async () => {
       await this.get(id);
-      const members = await this.enrollment.departmentMembers(id);
+      await this.enrollment.departmentDeleted(id);
       await this.repo.delete(id);
-      await this.enrollment.refresh({ userIds: members });
     });
   }
 }

@@ -12,8 +12,9 @@ export interface Enrollment {
  * Enrollment (DESIGN.md §6): a user is enrolled in a course through a direct assignment, their
  * department's courses or their groups' courses; removing the last source ends it. The `enrollments`
  * table holds the result, one row per (user, course) with the earliest assignment and its sources,
- * and is kept exact by `refresh` in the same transaction as every change of a source, so a page reads
- * its viewer's rows by index instead of deriving the whole company's.
+ * and is kept exact by `refresh`, which `EnrollmentService` (service.ts) runs in the same transaction
+ * as every change of a source, so a page reads its viewer's rows by index instead of deriving the
+ * whole company's.
  */
 const USERS_PER_QUERY = 2000;
 
@@ -33,7 +34,6 @@ export interface EnrollmentChange {
   pairs: { user_id: number; course_id: number }[];
   learnerDelta: Map<number, number>;
 }
-export type EnrollmentListener = (change: EnrollmentChange) => Promise<void>;
 
 const key = (r: { user_id: number; course_id: number }) => `${r.user_id}:${r.course_id}`;
 /** Times compare as instants (the two databases may write the same one differently). */
@@ -45,69 +45,28 @@ const sameRow = (a: EnrollmentRow, b: EnrollmentRow) =>
 
 export class EnrollmentRepository {
   /** Any executor: the services' unit of work, or a seeder's own transaction. */
-  readonly #listeners: EnrollmentListener[] = [];
-
   constructor(private readonly uow: Pick<UnitOfWork, 'db'>) {}
-
-  /** Called inside the same transaction after each change (the learning state and counters follow). */
-  onChange(listener: EnrollmentListener): void {
-    this.#listeners.push(listener);
-  }
 
   private get db() {
     return this.uow.db;
   }
 
-  /** A deleted course's assignments end: its enrollments go, its learners' records stay. */
-  async dropCourses(courseIds: readonly number[]): Promise<void> {
-    if (courseIds.length === 0) return;
-    await this.db.deleteFrom('user_courses').where('course_id', 'in', courseIds).execute();
-    await this.db.deleteFrom('department_courses').where('course_id', 'in', courseIds).execute();
-    await this.db.deleteFrom('group_courses').where('course_id', 'in', courseIds).execute();
-    await this.refresh({ courseIds });
-  }
-
-  /** A deleted user's direct assignments and group memberships end (their department is cleared). */
-  async dropUser(userId: number): Promise<void> {
-    await this.db.deleteFrom('user_courses').where('user_id', '=', userId).execute();
-    await this.db.deleteFrom('group_users').where('user_id', '=', userId).execute();
-    await this.refresh({ userIds: [userId] });
-  }
-
-  /** Live members of a department (whose enrollments its courses decide). */
-  async departmentMembers(departmentId: number): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('users')
-      .select('id')
-      .where('department_id', '=', departmentId)
-      .where('deleted_at', 'is', null)
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
-  /** Members of a study group. */
-  async groupMembers(groupId: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('group_users').select('user_id').where('group_id', '=', groupId).execute();
-    return rows.map((r) => r.user_id);
-  }
-
   /**
    * Makes the stored enrollments within the filter equal to what the sources give now: rows that
-   * lost their last source go, new ones come, changed ones are updated. Run by the service that
-   * changed a source, inside its unit of work. Without a filter: the whole company (seeding).
+   * lost their last source go, new ones come, changed ones are updated; returns what changed (for the
+   * learning state, which `EnrollmentService` refreshes next). Without a filter: the whole company.
    */
-  async refresh(filter: EnrollmentFilter = {}): Promise<void> {
+  async refresh(filter: EnrollmentFilter = {}): Promise<EnrollmentChange> {
     const { userIds } = filter;
-    if (userIds?.length === 0 || filter.courseIds?.length === 0) return;
     const change: EnrollmentChange = { pairs: [], learnerDelta: new Map() };
+    if (userIds?.length === 0 || filter.courseIds?.length === 0) return change;
+    // One change whatever the passes: the learning state then locks every course of it in one order
+    // (progress/locks.ts) instead of one pass's courses after another's.
     if (userIds && userIds.length > USERS_PER_QUERY) {
       for (let i = 0; i < userIds.length; i += USERS_PER_QUERY)
         await this.refreshPass({ ...filter, userIds: userIds.slice(i, i + USERS_PER_QUERY) }, change);
     } else await this.refreshPass(filter, change);
-    // Told once, whatever the passes: the learning state then locks every course of the change in one
-    // order (progress/locks.ts) instead of one pass's courses after another's.
-    if (this.#listeners.length === 0 || change.pairs.length === 0) return;
-    for (const listener of this.#listeners) await listener(change);
+    return change;
   }
 
   /** One pass of `refresh`, adding what it changed to `change`. */

@@ -17,7 +17,7 @@ import {
 import { parseCsv, readWorkbook, values } from '../../test/spreadsheets.js';
 import { employeeCourses } from '../analytics/employeeCourses.js';
 import { CoursesRepository } from '../courses/repository.js';
-import { learningStatesOver } from '../progress/states.js';
+import { learningStatesOver } from '../progress/standalone.js';
 
 const COURSES_HEADER = [
   'Сотрудник',
@@ -269,11 +269,11 @@ describe(`analytics export per course (${dialectName})`, () => {
 
   it('reads the people a batch at a time, in the order given, each one’s courses in catalogue order', async () => {
     const { anna, boris, vera } = await team();
-    const { states } = learningStatesOver({ db: ctx.db.kysely }, ctx.clock);
+    const { reads } = learningStatesOver({ db: ctx.db.kysely }, ctx.clock);
     const courses = new CoursesRepository({ db: ctx.db.kysely });
     const read = async (perRead?: number) => {
       const batches: string[][] = [];
-      for await (const batch of employeeCourses(states, courses, [vera.id, boris.id, anna.id], perRead))
+      for await (const batch of employeeCourses(reads, courses, [vera.id, boris.id, anna.id], perRead))
         batches.push(batch.map((c) => `${c.user_id} ${c.title} ${c.summary.progress}`));
       return batches;
     };

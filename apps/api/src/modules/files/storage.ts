@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { ensurePrivateDir } from '../../platform/privateFiles.js';
+import { ensurePrivateDir } from '../../lib/privateFiles.js';
 
 const IMAGE_TYPES: Record<string, string> = {
   '.png': 'image/png',

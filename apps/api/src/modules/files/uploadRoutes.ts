@@ -13,8 +13,21 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { unprocessable } from '../../platform/errors.js';
 import { storageUrl } from '../../platform/storageUrl.js';
-import type { ConstructorService } from '../constructor/service.js';
 import type { Uploads } from './uploads.js';
+
+/**
+ * What the uploads need of the course content a file goes to. The files module owns this interface
+ * and the constructor implements it (app.ts hands its service in), so files never import the
+ * constructor.
+ */
+export interface UploadTargets {
+  /** Fails with the API's 404 unless the lesson is live (asked before the upload is kept). */
+  checkLesson(lessonId: number): Promise<void>;
+  /** The live course; fails with the API's 404 when there is none (asked before the upload is read). */
+  course(courseId: number): Promise<unknown>;
+  /** Makes the stored file the course's image; returns the image as the answer shows it. */
+  setCourseImage(courseId: number, path: string): Promise<string>;
+}
 
 /** The fields sent before the file part (the client appends them first). */
 function fieldValue(part: MultipartFile, name: string): string | undefined {
@@ -50,9 +63,9 @@ const tags = ['constructor'];
 
 /** Uploads of the constructor (spec 03 §7): lesson images and files, and the course image. */
 export const uploadRoutes =
-  (deps: { uploads: Uploads; constructorService: ConstructorService }): FastifyPluginAsyncZod =>
+  (deps: { uploads: Uploads; targets: UploadTargets }): FastifyPluginAsyncZod =>
   async (app) => {
-    const { uploads, constructorService } = deps;
+    const { uploads, targets } = deps;
 
     /** A lesson image or file: streamed to disk, kept only while its lesson is live. */
     for (const [url, field, kind, maxBytes] of [
@@ -76,7 +89,7 @@ export const uploadRoutes =
             kind,
             maxBytes,
             userId: user.id,
-            beforeKeep: () => constructorService.checkLesson(lessonId),
+            beforeKeep: () => targets.checkLesson(lessonId),
           });
           const { file_path, original_filename } = saved;
           return { result: { success: true as const, file_path, original_filename, url: storageUrl(file_path) ?? '' } };
@@ -93,7 +106,7 @@ export const uploadRoutes =
       async (request) => {
         const user = await request.requireUser();
         const courseId = request.params.courseId;
-        await constructorService.course(courseId);
+        await targets.course(courseId);
         const part = await filePart(request, 'image', IMAGE_MAX_BYTES);
         const saved = await uploads.save({
           stream: part.file,
@@ -103,7 +116,7 @@ export const uploadRoutes =
           maxBytes: IMAGE_MAX_BYTES,
           userId: user.id,
         });
-        const image = await constructorService.setCourseImage(courseId, saved.file_path);
+        const image = await targets.setCourseImage(courseId, saved.file_path);
         return { result: { success: true as const, message: M.imageUploaded, image } };
       },
     );

@@ -70,31 +70,6 @@ export class GroupsRepository {
     await this.db.updateTable('study_groups').set({ name, updated_at: now }).where('id', '=', id).execute();
   }
 
-  /** Replaces members and courses; those kept keep their original times (they decide enrolled_at). */
-  async setLinks(id: number, input: GroupInput, now: string): Promise<void> {
-    const db = this.db;
-    let dropUsers = db.deleteFrom('group_users').where('group_id', '=', id);
-    if (input.user_ids.length > 0) dropUsers = dropUsers.where('user_id', 'not in', input.user_ids);
-    await dropUsers.execute();
-    let dropCourses = db.deleteFrom('group_courses').where('group_id', '=', id);
-    if (input.course_ids.length > 0) dropCourses = dropCourses.where('course_id', 'not in', input.course_ids);
-    await dropCourses.execute();
-    if (input.user_ids.length > 0) {
-      await db
-        .insertInto('group_users')
-        .values(input.user_ids.map((user_id) => ({ group_id: id, user_id, added_at: now })))
-        .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
-        .execute();
-    }
-    if (input.course_ids.length > 0) {
-      await db
-        .insertInto('group_courses')
-        .values(input.course_ids.map((course_id) => ({ group_id: id, course_id, assigned_at: now })))
-        .onConflict((oc) => oc.columns(['group_id', 'course_id']).doNothing())
-        .execute();
-    }
-  }
-
   async delete(id: number): Promise<void> {
     await this.db.deleteFrom('study_groups').where('id', '=', id).execute();
   }

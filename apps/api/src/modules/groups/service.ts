@@ -3,7 +3,7 @@ import { iso, type Clock } from '../../platform/clock.js';
 import { unprocessable } from '../../platform/errors.js';
 import { CourseHolderService } from '../departments/courseHolderService.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
-import type { EnrollmentRepository } from '../enrollment/repository.js';
+import type { EnrollmentService } from '../enrollment/service.js';
 import type { UsersRepository } from '../users/repository.js';
 import type { GroupInput, GroupRecord, GroupsRepository } from './repository.js';
 
@@ -24,7 +24,7 @@ export class GroupsService extends CourseHolderService<GroupRecord> {
     protected readonly repo: GroupsRepository,
     private readonly users: UsersRepository,
     protected readonly courses: CourseOptions,
-    private readonly enrollment: EnrollmentRepository,
+    private readonly enrollment: EnrollmentService,
     private readonly clock: Clock,
   ) {
     super();
@@ -43,8 +43,7 @@ export class GroupsService extends CourseHolderService<GroupRecord> {
       const checked = await this.checked(input);
       const now = iso(this.clock.now());
       const id = await this.repo.insert(checked.name, now);
-      await this.repo.setLinks(id, checked, now);
-      await this.enrollment.refresh({ userIds: checked.user_ids });
+      await this.enrollment.setGroup(id, { userIds: checked.user_ids, courseIds: checked.course_ids }, now);
       return this.get(id);
     });
   }
@@ -55,9 +54,7 @@ export class GroupsService extends CourseHolderService<GroupRecord> {
       const checked = await this.checked(input);
       const now = iso(this.clock.now());
       await this.repo.rename(id, checked.name, now);
-      const before = await this.enrollment.groupMembers(id);
-      await this.repo.setLinks(id, checked, now);
-      await this.enrollment.refresh({ userIds: [...new Set([...before, ...checked.user_ids])] });
+      await this.enrollment.setGroup(id, { userIds: checked.user_ids, courseIds: checked.course_ids }, now);
       return this.get(id);
     });
   }
@@ -65,9 +62,8 @@ export class GroupsService extends CourseHolderService<GroupRecord> {
   delete(id: number): Promise<void> {
     return this.uow.run(async () => {
       await this.get(id);
-      const members = await this.enrollment.groupMembers(id);
+      await this.enrollment.groupDeleted(id);
       await this.repo.delete(id);
-      await this.enrollment.refresh({ userIds: members });
     });
   }
 }

@@ -1,5 +1,5 @@
 import type { ReadVersions } from '../../db/versions.js';
-import { keepNewest } from '../../platform/kept.js';
+import { keepNewest } from '../../lib/kept.js';
 
 interface Kept {
   viewer: number;

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { liveCourse } from '../courses/live.js';
 import { pastDeadline, warned } from './statusSql.js';
 
 /**
@@ -59,7 +60,7 @@ function needingAttention(now: string, grouping: AttentionGrouping, users?: read
     join courses c on c.id = s.course_id
     where s.enrolled_at is not null and s.completed_at is null and s.deadline is not null
       and ${warned('s', now)} and (s.valid_until is null or s.valid_until > ${now})
-      and u.deleted_at is null and c.deleted_at is null ${departments} ${only}`;
+      and u.deleted_at is null and ${liveCourse('c')} ${departments} ${only}`;
 }
 
 /** How many courses need attention per group and status, and of how many people. */

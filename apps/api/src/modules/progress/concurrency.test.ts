@@ -12,7 +12,7 @@ import {
   type TestContext,
   untilBlockedBy,
 } from '../../test/harness.js';
-import { learningStatesOver } from './states.js';
+import { learningStatesOver } from './standalone.js';
 
 /**
  * A learner's event refreshes one (user, course) pair while an author's change of the course refreshes

@@ -13,7 +13,7 @@ import {
   untilBlockedBy,
 } from '../../test/harness.js';
 import { isVisible } from './engine.js';
-import { learningStatesOver } from './states.js';
+import { learningStatesOver } from './standalone.js';
 import { viewerCourseRows } from './viewer.js';
 
 /**
@@ -33,7 +33,7 @@ describe(`kept course rows (${dialectName})`, () => {
     await ctx.close();
   });
 
-  const states = () => learningStatesOver(uow, ctx.clock).states;
+  const states = () => learningStatesOver(uow, ctx.clock).reads;
 
   async function expectFresh(step: string, users: readonly number[], kept = states()) {
     for (const u of users) {

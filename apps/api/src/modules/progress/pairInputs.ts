@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
+import { liveCourse, publishedLiveItem } from '../courses/live.js';
 import type { CourseItems, CourseRules, StoredState } from './engine.js';
 import type { UserRecords } from './repository.js';
 
@@ -36,7 +37,7 @@ const pairFacts = (db: Kysely<Database>, { userId, courseId }: Params) =>
     .leftJoin('learning_states as s', (j) => j.onRef('s.course_id', '=', 'c.id').on('s.user_id', '=', userId))
     .select((eb) => [
       'c.id',
-      'c.deleted_at',
+      liveCourse('c').as('live'),
       'c.is_published',
       'c.accessibility',
       'c.has_deadline',
@@ -109,9 +110,7 @@ const itemsWithRecords = (db: Kysely<Database>, { userId, courseId }: Params) =>
       sql<boolean | null>`null`.as('is_passed'),
     ])
     .where('m.course_id', '=', courseId)
-    .where('m.deleted_at', 'is', null)
-    .where('i.is_published', '=', true)
-    .where('i.deleted_at', 'is', null)
+    .where(publishedLiveItem('i', 'm'))
     .unionAll(
       db
         .selectFrom('modules as m')
@@ -129,9 +128,7 @@ const itemsWithRecords = (db: Kysely<Database>, { userId, courseId }: Params) =>
           'r.is_passed',
         ])
         .where('m.course_id', '=', courseId)
-        .where('m.deleted_at', 'is', null)
-        .where('i.is_published', '=', true)
-        .where('i.deleted_at', 'is', null),
+        .where(publishedLiveItem('i', 'm')),
     );
 
 /** The facts' one row (none: no such course) joined to every item row (nulls: no published item). */
@@ -177,20 +174,19 @@ export async function pairInputs(db: Kysely<Database>, userId: number, courseId:
       });
   }
   return {
-    course:
-      r.deleted_at !== null
-        ? undefined
-        : {
-            id: r.id,
-            is_published: r.is_published,
-            accessibility: r.accessibility,
-            has_deadline: r.has_deadline,
-            deadline_type: r.deadline_type,
-            deadline_value: r.deadline_value,
-            deadline_warning_days: r.deadline_warning_days,
-            has_recurrence: r.has_recurrence,
-            recurrence_value: r.recurrence_value,
-          },
+    course: !r.live
+      ? undefined
+      : {
+          id: r.id,
+          is_published: r.is_published,
+          accessibility: r.accessibility,
+          has_deadline: r.has_deadline,
+          deadline_type: r.deadline_type,
+          deadline_value: r.deadline_value,
+          deadline_warning_days: r.deadline_warning_days,
+          has_recurrence: r.has_recurrence,
+          recurrence_value: r.recurrence_value,
+        },
     enrolledAt: r.enrolled_at,
     hasRecords: Number(r.has_records) > 0,
     stored:

@@ -13,6 +13,8 @@ import {
 } from './engine.js';
 import type { AttentionCount, AttentionCourse, AttentionGrouping, AttentionLead } from './attention.js';
 import type { ProgressRepository } from './repository.js';
+import type { DeadlineReads } from './deadlines.js';
+import type { LearningStateReads } from './reads.js';
 import type { LearningStates } from './states.js';
 import type { UrgencyScope, UrgentCourse } from './urgency.js';
 import type { ViewerCourseChoice, ViewerLessonRecord } from './viewer.js';
@@ -42,6 +44,8 @@ export class LearningEngine {
     private readonly enrollment: EnrollmentRepository,
     private readonly clock: Clock,
     private readonly maintained: LearningStates,
+    private readonly reads: LearningStateReads,
+    private readonly deadlines: DeadlineReads,
   ) {}
 
   /**
@@ -53,12 +57,12 @@ export class LearningEngine {
     courseIds: readonly number[] | undefined,
     opts: { enrolledOnly?: boolean; rules?: readonly CourseRules[] } = {},
   ): Promise<Map<string, CourseSummary>> {
-    return this.maintained.summaries(userIds, courseIds, opts);
+    return this.reads.summaries(userIds, courseIds, opts);
   }
 
   /** Each in-scope user's most urgent enrolled course (the analytics overview), by user id. */
   mostUrgent(scope: UrgencyScope): Promise<Map<number, UrgentCourse>> {
-    return this.maintained.mostUrgent(scope);
+    return this.deadlines.mostUrgent(scope);
   }
 
   /** The weekly digests' counts and most urgent courses per group of people (progress/attention.ts). */
@@ -66,12 +70,12 @@ export class LearningEngine {
     grouping: AttentionGrouping,
     lines: number,
   ): Promise<{ at: Date; counts: AttentionCount[]; leads: AttentionLead[] }> {
-    return this.maintained.attention(grouping, lines);
+    return this.deadlines.attention(grouping, lines);
   }
 
   /** The courses of these users that are overdue or almost overdue now (the lines a digest names). */
   attentionCourses(userIds: readonly number[], at: Date): Promise<AttentionCourse[]> {
-    return this.maintained.attentionCourses(userIds, at);
+    return this.deadlines.attentionCourses(userIds, at);
   }
 
   /** A learner's record in the course changed (lesson start/complete, attempt start/finish). */
@@ -91,7 +95,7 @@ export class LearningEngine {
 
   /** Learner counts and published item totals per course, as kept with the rows. */
   totals(courseIds: readonly number[]) {
-    return this.maintained.totals(courseIds);
+    return this.reads.totals(courseIds);
   }
 
   /**
@@ -162,12 +166,12 @@ export class LearningEngine {
    * `courseId` or `courseOfTest`, that one course (the test calls).
    */
   viewerCourses(userId: number, opts: ViewerCourseChoice = {}) {
-    return this.maintained.viewerCourses(userId, opts);
+    return this.reads.viewerCourses(userId, opts);
   }
 
-  /** Every live course with the viewer's summary, named `shared` when it is everyone's list (states.ts). */
+  /** Every live course with the viewer's summary, named `shared` when it is everyone's list (reads.ts). */
   everyCourse(userId: number) {
-    return this.maintained.everyCourse(userId);
+    return this.reads.everyCourse(userId);
   }
 
   /**
@@ -187,7 +191,7 @@ export class LearningEngine {
    */
   async startedLessonsUntil(userId: number): Promise<{ items: StartedLesson[]; until: number }> {
     const now = this.clock.now().getTime();
-    const records = await this.maintained.viewerLessonRecords(userId);
+    const records = await this.reads.viewerLessonRecords(userId);
     let until = Infinity;
     const byLesson = new Map<number, ViewerLessonRecord[]>();
     const stale = new Set<number>();

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { ofLiveCourse } from '../courses/live.js';
 import type { DeadlineStatus, StoredState } from './engine.js';
 import { warned } from './statusSql.js';
 
@@ -117,7 +118,7 @@ async function urgentRowsOf(
   const live = (s: string) =>
     sql`${sql.ref(`${s}.enrolled_at`)} is not null
       and (${sql.ref(`${s}.valid_until`)} is null or ${sql.ref(`${s}.valid_until`)} > ${now})
-      and ${sql.ref(`${s}.course_id`)} not in (select id from courses where deleted_at is not null)`;
+      and ${ofLiveCourse(`${s}.course_id`)}`;
   // The course and its items done in one integer (course_id · 2³² + done, both below 2³¹): the minimum
   // is the lowest course id, and it brings that course's items done along.
   const packed = (t: string) =>
@@ -205,7 +206,7 @@ export async function urgencyEntries(
           min(s.valid_until) as next_cycle
         from learning_states s
         where s.user_id in (${sql.join(part)}) and s.enrolled_at is not null
-          and s.course_id not in (select id from courses where deleted_at is not null)
+          and ${ofLiveCourse('s.course_id')}
         group by s.user_id
       `.execute(db),
     ]);

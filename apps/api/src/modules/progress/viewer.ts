@@ -1,6 +1,7 @@
 import type { InferResult, Kysely } from 'kysely';
 import { PreparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
+import { liveCategory, liveCourse, publishedLiveItem } from '../courses/live.js';
 import type { CourseRules, StoredState } from './engine.js';
 
 /**
@@ -34,9 +35,7 @@ function viewerCourseSelect(db: Kysely<Database>, userId: number) {
     .leftJoin('enrollments as e', (j) => j.onRef('e.course_id', '=', 'c.id').on('e.user_id', '=', userId))
     .leftJoin('learning_states as s', (j) => j.onRef('s.course_id', '=', 'c.id').on('s.user_id', '=', userId))
     .leftJoin('course_stats as cs', 'cs.course_id', 'c.id')
-    .leftJoin('course_categories as cat', (j) =>
-      j.onRef('cat.id', '=', 'c.category_id').on('cat.deleted_at', 'is', null),
-    )
+    .leftJoin('course_categories as cat', (j) => j.onRef('cat.id', '=', 'c.category_id').on(liveCategory('cat')))
     .select((eb) => [
       'c.id',
       'c.title',
@@ -72,7 +71,7 @@ function viewerCourseSelect(db: Kysely<Database>, userId: number) {
         .whereRef('g.course_id', '=', 'c.id')
         .as('groups'),
     ])
-    .where('c.deleted_at', 'is', null);
+    .where(liveCourse('c'));
 }
 
 function viewerCourseQuery(db: Kysely<Database>, userId: number) {
@@ -279,10 +278,8 @@ const lessonRecordsOfViewer = new PreparedQuery(['userId'], (db, { userId }: { u
       's.valid_until',
     ])
     .where('r.user_id', '=', userId)
-    .where('l.is_published', '=', true)
-    .where('l.deleted_at', 'is', null)
-    .where('m.deleted_at', 'is', null)
-    .where('c.deleted_at', 'is', null),
+    .where(publishedLiveItem('l', 'm'))
+    .where(liveCourse('c')),
 );
 
 export function viewerLessonRecords(db: Kysely<Database>, userId: number): Promise<ViewerLessonRecord[]> {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { rowsTable, timeValue } from '../../db/dialect.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
+import { liveCourse } from '../courses/live.js';
 import { pastDeadline, warned } from '../progress/statusSql.js';
 
 export type ReminderKind = 'reminder_almost_overdue' | 'reminder_overdue' | 'reminder_new_cycle';
@@ -94,7 +95,7 @@ export class RemindersRepository {
       .select(['s.user_id', 's.course_id', 's.cycle', 's.deadline', kind.as('kind')])
       .where('s.enrolled_at', 'is not', null)
       .where('s.completed_at', 'is', null)
-      .where('c.deleted_at', 'is', null)
+      .where(liveCourse('c'))
       .where('c.is_published', '=', true)
       .where('c.accessibility', '!=', 'nobody')
       .where('u.deleted_at', 'is', null)

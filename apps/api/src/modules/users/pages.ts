@@ -1,7 +1,7 @@
 import { adminUserListResponse, type AdminUserListItem, type AdminUsersQuery } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import type { ReadVersions } from '../../db/versions.js';
-import { keepNewest } from '../../platform/kept.js';
+import { keepNewest } from '../../lib/kept.js';
 import { jsonWriterFor } from '../../platform/serializer.js';
 import { fullName } from '../auth/permissions.js';
 import type { UserRecord, UsersRepository } from './repository.js';

@@ -446,36 +446,6 @@ export class UsersRepository {
     return (await q.execute()).map((r) => r.id);
   }
 
-  directCourses(userId: number) {
-    return this.db
-      .selectFrom('user_courses')
-      .innerJoin('courses', 'courses.id', 'user_courses.course_id')
-      .select(['courses.id', 'courses.title as name'])
-      .where('user_courses.user_id', '=', userId)
-      .where('courses.deleted_at', 'is', null)
-      .orderBy('courses.title')
-      .execute();
-  }
-
-  /** Adds direct assignments; one already there keeps its original time. */
-  async attachCourses(userId: number, courseIds: readonly number[], now: string): Promise<void> {
-    if (courseIds.length === 0) return;
-    await this.db
-      .insertInto('user_courses')
-      .values(courseIds.map((course_id) => ({ user_id: userId, course_id, assigned_at: now })))
-      .onConflict((oc) => oc.columns(['user_id', 'course_id']).doNothing())
-      .execute();
-  }
-
-  async detachCourses(userId: number, courseIds: readonly number[]): Promise<void> {
-    if (courseIds.length === 0) return;
-    await this.db
-      .deleteFrom('user_courses')
-      .where('user_id', '=', userId)
-      .where('course_id', 'in', courseIds)
-      .execute();
-  }
-
   roles() {
     return this.db.selectFrom('roles').select(['id', 'name', 'code']).orderBy('id').execute();
   }

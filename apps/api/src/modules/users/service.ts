@@ -9,7 +9,7 @@ import { generatePassword, hashPassword } from '../../platform/passwords.js';
 import type { SessionRepository } from '../../platform/sessions.js';
 import { fullName } from '../auth/permissions.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
-import type { EnrollmentRepository } from '../enrollment/repository.js';
+import type { EnrollmentService } from '../enrollment/service.js';
 import type { Credentials } from './credentials.js';
 import { toListItem, UserPages } from './pages.js';
 import type { UserInput, UsersRepository } from './repository.js';
@@ -41,7 +41,7 @@ export class UsersService {
     private readonly uow: UnitOfWork,
     private readonly repo: UsersRepository,
     private readonly sessions: SessionRepository,
-    private readonly enrollment: EnrollmentRepository,
+    private readonly enrollment: EnrollmentService,
     private readonly credentials: Credentials,
     private readonly courseOptions: CourseOptions,
     private readonly mailer: Mailer,
@@ -86,7 +86,7 @@ export class UsersService {
   async detail(id: number): Promise<AdminUserDetail> {
     const user = await this.repo.find(id);
     if (!user) throw notFound(USER_MESSAGES.notFound);
-    return { ...toListItem(user), courses: await this.repo.directCourses(id) };
+    return { ...toListItem(user), courses: await this.enrollment.directCourses(id) };
   }
 
   private async checked(fields: UserFields, exceptId?: number): Promise<UserInput> {
@@ -118,8 +118,7 @@ export class UsersService {
       const courseIds = await this.courseOptions.checkIds(fields.course_ids);
       const now = iso(this.clock.now());
       const id = await this.repo.insert(input, passwordHash, now);
-      await this.repo.attachCourses(id, courseIds, now);
-      await this.enrollment.refresh({ userIds: [id] });
+      await this.enrollment.assignToUser(id, courseIds, now);
       return { id, input };
     });
     const name = fullName(input);
@@ -141,7 +140,7 @@ export class UsersService {
       const input = await this.checked(fields, id);
       if (actorId === id && input.role_id !== current.role_id) throw unprocessable(USER_MESSAGES.selfRole);
       await this.repo.update(id, input, iso(this.clock.now()), input.department_id !== current.department_id);
-      await this.enrollment.refresh({ userIds: [id] });
+      await this.enrollment.userMoved(id);
       return { name: fullName(input) };
     });
   }
@@ -157,7 +156,7 @@ export class UsersService {
       if (!user) throw notFound(USER_MESSAGES.notFound);
       await this.repo.softDelete(id, iso(this.clock.now()));
       await this.sessions.deleteAllOf(id);
-      await this.enrollment.dropUser(id);
+      await this.enrollment.userDeleted(id);
       return { name: fullName(user) };
     });
   }
@@ -190,22 +189,20 @@ export class UsersService {
 
   async courses(id: number) {
     if (!(await this.repo.find(id))) throw notFound(USER_MESSAGES.notFound);
-    return this.repo.directCourses(id);
+    return this.enrollment.directCourses(id);
   }
 
   attach(userId: number, courseIds: number[]): Promise<void> {
     return this.uow.run(async () => {
       if (!(await this.repo.find(userId))) throw notFound(USER_MESSAGES.notFound);
-      await this.repo.attachCourses(userId, await this.courseOptions.checkIds(courseIds), iso(this.clock.now()));
-      await this.enrollment.refresh({ userIds: [userId] });
+      await this.enrollment.assignToUser(userId, await this.courseOptions.checkIds(courseIds), iso(this.clock.now()));
     });
   }
 
   detach(userId: number, courseIds: number[]): Promise<void> {
     return this.uow.run(async () => {
       if (!(await this.repo.find(userId))) throw notFound(USER_MESSAGES.notFound);
-      await this.repo.detachCourses(userId, [...new Set(courseIds)]);
-      await this.enrollment.refresh({ userIds: [userId] });
+      await this.enrollment.unassignFromUser(userId, [...new Set(courseIds)]);
     });
   }
 

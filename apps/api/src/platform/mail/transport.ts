@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
-import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../privateFiles.js';
+import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../../lib/privateFiles.js';
 import type { MailTransport } from './mailer.js';
 
 /**
