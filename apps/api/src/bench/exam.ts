@@ -8,14 +8,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { freshDatabase, type BenchDb } from './database.js';
 import type { ExamFixture, Taken } from './examFlow.js';
 import type { LoadResult } from './load.js';
-import { seedSessions } from './organisation.js';
-import { load, sampleMemory, serve, stop } from './processes.js';
+import { analyze, seedSessions } from './organisation.js';
+import { load, sampleMemory, serve, settle, stop } from './processes.js';
 
 const QUESTIONS = 20;
 const OPTIONS = 4;
@@ -180,13 +179,13 @@ export async function examSpike(
     const db = database.connect();
     const t0 = Date.now();
     const { fixture, correct } = await seed(db, learners, connections, secret);
-    // As autovacuum would soon after such a load: without statistics PostgreSQL plans for empty tables.
-    if (db.kind === 'postgres') await sql`analyze`.execute(db.kysely);
+    await analyze(db);
     await db.close();
     const seedSeconds = (Date.now() - t0) / 1000;
     const fixtureFile = join(database.dir, 'exam.json');
     writeFileSync(fixtureFile, JSON.stringify(fixture));
     const server = await serve(database.dir, { ...database.env, ...env, APP_SECRET: secret });
+    await settle(server.child.pid);
     const peak = sampleMemory(server.child.pid);
     let result: LoadResult;
     let memory = 0;

@@ -234,9 +234,12 @@ export async function seedOrganisation(db: Db, employees: number): Promise<Seede
     ).n,
   );
   if (process.env.BENCH_SEED_CHECK === '1') await checkKeptRows(db);
-  // Statistics as autovacuum would have gathered them by now: PostgreSQL plans from them.
-  if (db.kind === 'postgres') await sql`analyze`.execute(k);
   return { fixture: { employees, departments }, progressRows, staff };
+}
+
+/** Statistics as autovacuum would have gathered them by now: PostgreSQL plans from them. */
+export async function analyze(db: Db): Promise<void> {
+  if (db.kind === 'postgres') await sql`analyze`.execute(db.kysely);
 }
 
 /** An admin, an admin who also learns in department 1, and an author; their enrollments kept by the app. */

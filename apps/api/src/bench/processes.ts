@@ -75,6 +75,31 @@ export function sampleMemory(pid: number | undefined): () => number {
   };
 }
 
+/** CPU seconds a process has used (user and system; /proc/<pid>/stat counts in 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Waits until the process is idle (under 5 % of a core for half a second): requests of the previous
+ * run still queued in the server, which the load process no longer waits for, are not counted
+ * against the next run. Resolves with the seconds waited.
+ */
+export async function settle(pid: number | undefined, limitSeconds = 120): Promise<number> {
+  if (!pid) return 0;
+  const started = Date.now();
+  let before = cpuSeconds(pid);
+  while (Date.now() - started < limitSeconds * 1000) {
+    await sleep(500);
+    const now = cpuSeconds(pid);
+    if (now - before < 0.025) break;
+    before = now;
+  }
+  return (Date.now() - started) / 1000;
+}
+
 /** Runs the load process with `spec` and resolves with its figures. */
 export async function load(dir: string, spec: LoadSpec): Promise<LoadResult> {
   const specFile = join(dir, `load-${Date.now()}.json`);

@@ -46,7 +46,7 @@ const failures = (r: Pick<LoadResult, 'errors' | 'timeouts' | 'failed'>) =>
 /** The bound of a figure and whether it holds, or undefined when the issue sets none. */
 export function bound(f: Figure): { text: string; ok: boolean } | undefined {
   const ratio = (100 * f.rate) / f.hello;
-  const { p99 } = f.result;
+  const p99 = f.result.n === 0 ? Infinity : f.result.p99;
   const memory = COLD.includes(f.workload) ? f.memory < MEMORY_MB : true;
   const memoryText = COLD.includes(f.workload) ? `, < ${MEMORY_MB} MB` : '';
   const ratioBound = (min: number, maxP99: number) => ({
@@ -83,8 +83,9 @@ export function figureLine(f: Figure): string {
     `${fmt(f.rate)} ${unit}`,
     `${fmt(f.hello)}/s`,
     `${((100 * f.rate) / f.hello).toFixed(1)} %`,
-    ms(f.result.p50),
-    ms(f.result.p99),
+    // No answer within the run: every request took longer (autocannon drops those still in flight).
+    f.result.n === 0 ? '—' : ms(f.result.p50),
+    f.result.n === 0 ? `> ${(f.result.seconds * 1000).toFixed(0)}` : ms(f.result.p99),
     failures(f.result),
     fmt(f.memory),
     b ? `${mark(b.ok)} (${b.text})` : '—',

@@ -8,7 +8,8 @@
  *
  * BENCH_SIZES=10000,100000  BENCH_DB=sqlite,postgres  BENCH_LOG_LEVELS=warn,info  BENCH_DURATION=10
  * BENCH_WARMUP=2  BENCH_CONNECTIONS=64  BENCH_WORKLOADS=<names of workloads.ts, `exam` included>
- * EXAM_LEARNERS=2000  BENCH_PG_URL  BENCH_SEED_CHECK=1  BENCH_SERVER_ARGS (node options of the server).
+ * EXAM_LEARNERS=2000  BENCH_PG_URL  BENCH_SEED_CHECK=1  BENCH_REMINDERS=1 (the reminder pass after each
+ * organisation's runs, reminders.ts)  BENCH_SERVER_ARGS (node options of the server).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,8 +18,9 @@ import { randomToken } from '../platform/tokens.js';
 import { freshDatabase, type BenchDb } from './database.js';
 import { examSpike, type ExamOutcome } from './exam.js';
 import type { Fixture } from './layout.js';
-import { seedOrganisation, seedSessions } from './organisation.js';
-import { load, memoryOf, sampleMemory, serve, stop, type Served } from './processes.js';
+import { analyze, seedOrganisation, seedSessions } from './organisation.js';
+import { reminderPasses } from './reminders.js';
+import { load, memoryOf, sampleMemory, serve, settle, stop, type Served } from './processes.js';
 import {
   FIGURES_HEADER,
   LABELS,
@@ -66,6 +68,7 @@ interface Block {
   progressRows: number;
   /** VmHWM of the server per log level. */
   peaks: Record<string, number>;
+  reminders: string | undefined;
 }
 
 async function measure(dir: string, url: string, workload: WorkloadName, fixtureFile: string) {
@@ -88,6 +91,7 @@ async function organisationBlock(db: BenchDb, employees: number, figures: Figure
       [seeded.staff.admin, seeded.staff.adminInDepartment, seeded.staff.author],
       SECRET,
     );
+    await analyze(conn);
     await conn.close();
     const seedSeconds = (performance.now() - t0) / 1000;
     say(
@@ -120,7 +124,9 @@ async function organisationBlock(db: BenchDb, employees: number, figures: Figure
     } finally {
       await stop(hello.child);
     }
-    return { db, employees, seedSeconds, progressRows: seeded.progressRows, peaks };
+    const reminders = process.env.BENCH_REMINDERS === '1' ? await reminderPasses(database, SECRET) : undefined;
+    if (reminders) say(`${dbName(db)}, ${employees} employees: ${reminders}`);
+    return { db, employees, seedSeconds, progressRows: seeded.progressRows, peaks, reminders };
   } finally {
     await database.drop();
   }
@@ -134,6 +140,8 @@ async function measureOne(
   fixtureFile: string,
   at: Pick<Figure, 'db' | 'employees' | 'level'>,
 ): Promise<Figure> {
+  const backlog = await settle(server.child.pid);
+  if (backlog > 2) say(`  the server was busy with the previous run's requests for ${backlog.toFixed(0)} s more`);
   const helloResult = await measure(dir, hello.url, 'hello', fixtureFile);
   const peak = sampleMemory(server.child.pid);
   const result = await measure(dir, server.url, workload, fixtureFile);
@@ -188,7 +196,7 @@ async function main(): Promise<void> {
         `- ${dbName(b.db)}, ${b.employees} employees: seeded in ${b.seedSeconds.toFixed(0)} s (${b.progressRows} lesson records); ` +
         `server peak memory (VmHWM) ${Object.entries(b.peaks)
           .map(([level, mb]) => `${mb.toFixed(0)} MB at ${level}`)
-          .join(', ')}`,
+          .join(', ')}${b.reminders ? `; ${b.reminders}` : ''}`,
     ),
     '',
     mixTables(figures),
@@ -197,7 +205,7 @@ async function main(): Promise<void> {
     '',
     `Run time ${clock().trim()}.`,
   ];
-  console.log(`\n${out.join('\n')}`);
+  console.log(`\n${out.join('\n').replace(/\n{3,}/g, '\n\n')}`);
   const failed = [
     ...figures.filter((f) => bound(f)?.ok === false).map((f) => `${LABELS[f.workload] ?? f.workload}`),
     ...exams.filter((e) => e.problems.length > 0).map(() => 'exam spike database check'),
