@@ -197,6 +197,7 @@ export async function examSpike(
         connections,
         seconds: 0,
         warmupSeconds: 0,
+        serverPid: server.child.pid,
       });
     } finally {
       memory = peak();

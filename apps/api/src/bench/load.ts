@@ -2,7 +2,7 @@
  * The load process: `node dist/bench/load.js <spec.json>` runs one workload (workloads.ts) against
  * one server with autocannon, in a process of its own so that the client's ceiling is not the
  * server's. A warm-up run first (not counted; the server's code compiled, its connections to the
- * database open), then the measured run, by duration or, for the exam spike, by a number of
+ * database open), then, once the server has answered the warm-up's last requests, the measured run, by duration or, for the exam spike, by a number of
  * requests per connection. Writes its figures as JSON on stdout: requests, errors, time-outs,
  * answers that were not 2xx, latency p50/p99 overall and per kind of call (the route), and the first
  * failures with their answers.
@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import autocannon, { type Request } from 'autocannon';
+import { settle } from './processes.js';
 import { workload, type Plan, type WorkloadName } from './workloads.js';
 
 export interface LoadSpec {
@@ -20,6 +21,8 @@ export interface LoadSpec {
   connections: number;
   seconds: number;
   warmupSeconds: number;
+  /** The server's process: the measured run waits until the warm-up's last requests are answered. */
+  serverPid?: number | undefined;
 }
 
 export interface Latency {
@@ -93,7 +96,10 @@ async function main(): Promise<void> {
   const spec = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as LoadSpec;
   const plan = workload(spec.workload, JSON.parse(readFileSync(spec.fixtureFile, 'utf8')) as unknown, spec);
   let result: LoadResult | undefined;
-  for (const phase of plan.phases) result = await run(spec, plan, phase);
+  for (const [i, phase] of plan.phases.entries()) {
+    if (i > 0) await settle(spec.serverPid);
+    result = await run(spec, plan, phase);
+  }
   if (!result) throw new Error('a workload without a phase');
   process.stdout.write(JSON.stringify({ ...result, extra: plan.extra?.() }));
 }

@@ -87,7 +87,7 @@ function cpuSeconds(pid: number): number {
  * run still queued in the server, which the load process no longer waits for, are not counted
  * against the next run. Resolves with the seconds waited.
  */
-export async function settle(pid: number | undefined, limitSeconds = 120): Promise<number> {
+export async function settle(pid: number | undefined, limitSeconds = 600): Promise<number> {
   if (!pid) return 0;
   const started = Date.now();
   let before = cpuSeconds(pid);

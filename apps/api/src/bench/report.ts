@@ -43,8 +43,13 @@ const mark = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 const failures = (r: Pick<LoadResult, 'errors' | 'timeouts' | 'failed'>) =>
   r.errors + r.failed === 0 ? '0' : `${r.errors} (${r.timeouts} time-outs) + ${r.failed} non-2xx`;
 
-/** The bound of a figure and whether it holds, or undefined when the issue sets none. */
+/** The bound of a figure and whether it holds (never for a run without an answer), or undefined. */
 export function bound(f: Figure): { text: string; ok: boolean } | undefined {
+  const b = boundOf(f);
+  return b && { ...b, ok: b.ok && f.result.n > 0 };
+}
+
+function boundOf(f: Figure): { text: string; ok: boolean } | undefined {
   const ratio = (100 * f.rate) / f.hello;
   const p99 = f.result.n === 0 ? Infinity : f.result.p99;
   const memory = COLD.includes(f.workload) ? f.memory < MEMORY_MB : true;

@@ -71,8 +71,16 @@ interface Block {
   reminders: string | undefined;
 }
 
-async function measure(dir: string, url: string, workload: WorkloadName, fixtureFile: string) {
-  return load(dir, { url, workload, fixtureFile, connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP });
+async function measure(dir: string, served: Served, workload: WorkloadName, fixtureFile: string) {
+  return load(dir, {
+    url: served.url,
+    workload,
+    fixtureFile,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    warmupSeconds: WARMUP,
+    serverPid: served.child.pid,
+  });
 }
 
 async function organisationBlock(db: BenchDb, employees: number, figures: Figure[]): Promise<Block> {
@@ -142,9 +150,9 @@ async function measureOne(
 ): Promise<Figure> {
   const backlog = await settle(server.child.pid);
   if (backlog > 2) say(`  the server was busy with the previous run's requests for ${backlog.toFixed(0)} s more`);
-  const helloResult = await measure(dir, hello.url, 'hello', fixtureFile);
+  const helloResult = await measure(dir, hello, 'hello', fixtureFile);
   const peak = sampleMemory(server.child.pid);
-  const result = await measure(dir, server.url, workload, fixtureFile);
+  const result = await measure(dir, server, workload, fixtureFile);
   const figure: Figure = {
     ...at,
     workload,
