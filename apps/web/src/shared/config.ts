@@ -3,8 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { parseAnswer } from '../lib/answer';
 import { http } from '../lib/http';
 import { object, string, type Shape } from '../lib/shape';
-
-export const configQueryKey = ['config'] as const;
+import { configQueryKey } from './queryKeys';
 
 /** The contract's `publicConfigResponse`, without zod (lib/shape.ts). */
 export const publicConfigAnswer: Shape<PublicConfig> = object({

@@ -3,9 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { browser } from '../lib/browser';
 import { http, LOGIN_PATH } from '../lib/http';
-
-/** The session of the signed-in user: read by the guards, the layout and every screen. */
-export const sessionQueryKey = ['check-auth'] as const;
+import { sessionQueryKey } from './queryKeys';
 
 export const guestUser: AuthUser = {
   authenticated: false,
