@@ -77,15 +77,7 @@ export default function AnalyticsPage() {
 
   let content;
   if (overview.isPending) content = <LoadingStatus text={T.loading} />;
-  else if (overview.isError)
-    content = (
-      <LoadErrorNotice
-        title={T.loadError}
-        retryLabel={T.retry}
-        onRetry={() => void overview.refetch()}
-        retrying={overview.isFetching}
-      />
-    );
+  else if (overview.isError) content = <LoadErrorNotice title={T.loadError} retryLabel={T.retry} query={overview} />;
   else if (groups.length === 0 && search.trim() !== '')
     content = <NothingFoundNotice query={search} resetLabel={T.resetSearch} onReset={() => setSearch('')} />;
   else if (groups.length === 0 && filter !== null && teamSize(overview.data) > 0)

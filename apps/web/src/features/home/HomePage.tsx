@@ -46,14 +46,7 @@ function CourseList({ query, onClear }: { query: string; onClear: () => void }) 
 
   if (courses.isPending) return <LoadingStatus text={HOME_TEXTS.coursesLoading} />;
   if (courses.isError) {
-    return (
-      <LoadErrorNotice
-        title={HOME_TEXTS.coursesError}
-        retryLabel={HOME_TEXTS.retry}
-        onRetry={() => void courses.refetch()}
-        retrying={courses.isFetching}
-      />
-    );
+    return <LoadErrorNotice title={HOME_TEXTS.coursesError} retryLabel={HOME_TEXTS.retry} query={courses} />;
   }
   if (categories.length === 0) {
     return (

@@ -90,14 +90,7 @@ function ProfileInfo() {
     );
   }
   if (profile.isError) {
-    return (
-      <LoadErrorNotice
-        title={T.loadError}
-        retryLabel={T.retry}
-        onRetry={() => void profile.refetch()}
-        retrying={profile.isFetching}
-      />
-    );
+    return <LoadErrorNotice title={T.loadError} retryLabel={T.retry} query={profile} />;
   }
   return <ProfileCard profile={profile.data} />;
 }
