@@ -1,17 +1,30 @@
 import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+
 import { IconAlertTriangle, IconClockHour4 } from '@tabler/icons-react';
+
 import type { AttemptView } from '@lms/contract';
+
 import { useEffect, useRef, useState } from 'react';
+
 import { useNavigate } from 'react-router';
+
 import { serverMessage } from '../../lib/errors';
+
 import { formatDuration } from '../../lib/lessonTime';
-import { AppModal } from '../../shared/AppModal';
+
 import { toastError, toastSuccess } from '../../shared/toast';
+
+import { ConfirmModal } from './ConfirmModal';
+
 import { QuestionCard } from './QuestionCard';
+
 import { useFinishAttempt, useSaveAnswer, type LearnerTestAnswer } from './queries';
+
 import classes from './Test.module.css';
 import { choose, firstUnanswered, nextUnanswered, questionsText, storeAttempt } from './testLogic';
+
 import { TEST_TEXTS as T } from './testTexts';
+
 import { SUCCESS_GREEN } from './texts';
 
 function Navigator({
@@ -60,41 +73,6 @@ function Countdown({ seconds }: { seconds: number }) {
         {formatDuration(seconds)}
       </Text>
     </Group>
-  );
-}
-
-/** Finishing with unanswered questions is confirmed first, saying how many (issue 30). */
-function FinishDialog({
-  opened,
-  unanswered,
-  finishing,
-  onCancel,
-  onConfirm,
-}: {
-  opened: boolean;
-  unanswered: number;
-  finishing: boolean;
-  onCancel: () => void;
-  onConfirm: () => void;
-}) {
-  return (
-    <AppModal
-      opened={opened}
-      onClose={onCancel}
-      title={T.confirmFinishTitle}
-      size={500}
-      closeButtonProps={{ 'aria-label': T.close }}
-    >
-      <Text>{T.unanswered(questionsText(unanswered))}</Text>
-      <Group justify="flex-end" mt="lg" gap="sm">
-        <Button variant="default" onClick={onCancel} data-autofocus>
-          {T.backToQuestions}
-        </Button>
-        <Button onClick={onConfirm} loading={finishing}>
-          {T.finishTest}
-        </Button>
-      </Group>
-    </AppModal>
   );
 }
 
@@ -270,10 +248,16 @@ export function TestTaking({ courseId, testId, data, attempt, left, onTimedOut }
           )}
         </Stack>
       </Paper>
-      <FinishDialog
+      {/* Finishing with unanswered questions is confirmed first, saying how many (issue 30). */}
+      <ConfirmModal
         opened={confirming && !expired}
-        unanswered={unanswered}
-        finishing={finish.isPending}
+        title={T.confirmFinishTitle}
+        text={T.unanswered(questionsText(unanswered))}
+        cancelLabel={T.backToQuestions}
+        confirmLabel={T.finishTest}
+        busy={finish.isPending}
+        focus="cancel"
+        closeButtonProps={{ 'aria-label': T.close }}
         onCancel={() => setConfirming(false)}
         onConfirm={finishNow}
       />
