@@ -24,3 +24,6 @@ export const startedLessonsQueryKey = ['started-lessons'] as const;
 
 /** The home page's lists: a finished lesson or test changes both. */
 export const homeQueryKeys = [userCoursesQueryKey, startedLessonsQueryKey] as const;
+
+/** How the answers read once per page load (session, configuration, route table) are kept: never stale, never dropped. */
+export const READ_ONCE = { staleTime: Infinity, gcTime: Infinity } as const;

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { browser } from '../lib/browser';
 import { http, LOGIN_PATH } from '../lib/http';
-import { sessionQueryKey } from './queryKeys';
+import { READ_ONCE, sessionQueryKey } from './queryKeys';
 
 export const guestUser: AuthUser = {
   authenticated: false,
@@ -49,8 +49,7 @@ export async function fetchSession(): Promise<AuthUser> {
 export const sessionQuery = queryOptions({
   queryKey: sessionQueryKey,
   queryFn: fetchSession,
-  staleTime: Infinity,
-  gcTime: Infinity,
+  ...READ_ONCE,
   retry: false,
 });
 

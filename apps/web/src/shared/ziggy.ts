@@ -2,7 +2,7 @@ import type { Ziggy } from '@lms/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http } from '../lib/http';
 import { array, int, nullable, object, record, string, type Shape } from '../lib/shape';
-import { ziggyQueryKey } from './queryKeys';
+import { READ_ONCE, ziggyQueryKey } from './queryKeys';
 
 /** The contract's `ziggyResponse`, without zod (lib/shape.ts). */
 export const ziggyAnswer: Shape<Ziggy> = object({
@@ -31,8 +31,7 @@ export async function fetchZiggy(): Promise<Ziggy | null> {
 export const ziggyQuery = queryOptions({
   queryKey: ziggyQueryKey,
   queryFn: fetchZiggy,
-  staleTime: Infinity,
-  gcTime: Infinity,
+  ...READ_ONCE,
   retry: false,
 });
 

@@ -1,7 +1,6 @@
 import type { AnalyticsEmployee } from '@lms/contract';
 import {
   ActionIcon,
-  Avatar,
   Badge,
   Box,
   Button,
@@ -23,10 +22,10 @@ import { ExportMenu } from '../../shared/ExportMenu';
 import { LoadErrorNotice, LoadingStatus, Notice, NothingFoundNotice } from '../../shared/ListStates';
 import { SearchInput } from '../../shared/SearchInput';
 import { useSession } from '../../shared/session';
+import { EmployeeAvatar } from './EmployeeAvatar';
 import { EmployeeModal } from './EmployeeModal';
 import {
   canViewAnalytics,
-  employeeInitials,
   GROUPS,
   lastActivityText,
   shownCount,
@@ -189,22 +188,6 @@ function FilterButton({ group, active, onClick }: { group: GroupInfo; active: bo
     >
       {group.filter}
     </Button>
-  );
-}
-
-function EmployeeAvatar({ employee, size }: { employee: AnalyticsEmployee; size: number }) {
-  return (
-    <Avatar
-      src={employee.photo ?? undefined}
-      alt=""
-      size={size}
-      radius="xl"
-      color="initials"
-      name={employee.name}
-      aria-hidden="true"
-    >
-      {employeeInitials(employee)}
-    </Avatar>
   );
 }
 

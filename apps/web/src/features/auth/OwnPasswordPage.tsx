@@ -1,24 +1,14 @@
 import type { NewPasswordField } from '@lms/contract';
-
 import { Button, Stack, Text } from '@mantine/core';
-
 import { useDocumentTitle } from '@mantine/hooks';
-
 import { type FormEvent } from 'react';
 import { messageOr } from '../../lib/errors';
-
 import { usePublicConfig } from '../../shared/config';
-
 import { GuestCard } from '../../shared/GuestCard';
-
 import { SecretInput } from '../../shared/SecretInput';
-
 import { usePasswordForm } from '../../shared/usePasswordForm';
-
 import { useLogout, useSession } from '../../shared/session';
-
 import { hideToast, toastError, toastSuccess } from '../../shared/toast';
-
 import { EMPTY_OWN_PASSWORD, OWN_PASSWORD_TEXTS as T, ownPasswordProblem } from './ownPassword';
 import { useSetOwnPassword } from './queries';
 

@@ -1,10 +1,7 @@
 import { Button, Group, NativeSelect, Stack, TextInput, type ModalProps } from '@mantine/core';
-
 import { useState } from 'react';
 import { AppModal } from '../../shared/AppModal';
-
 import { useNameForm, type NameOutcome } from '../../shared/useNameForm';
-
 import { T } from './texts';
 
 /** The name dialog closes in 300 ms (spec 03 §2.3, §9). */

@@ -1,30 +1,18 @@
 import { Grid, Paper, Stack } from '@mantine/core';
 import { IconFileText } from '@tabler/icons-react';
-
 import { useState } from 'react';
-
 import { Navigate, type Params } from 'react-router';
 import { isNotFound } from '../../lib/errors';
-
 import { LoadErrorNotice, LoadingStatus, Notice } from '../../shared/ListStates';
-
 import { CourseHeader } from './CourseHeader';
-
 import { EditableName } from './EditableName';
-
 import { LessonEditor } from './LessonEditor';
-
 import { MissingCourse, MissingItem, useLoadErrorToast } from './loadErrors';
-
 import { findItem, firstLessonId } from './logic';
 import { ModulePanel, type LessonSaveControl } from './ModulePanel';
-
 import { useCourse, useLesson, useModules } from './queries';
-
 import { ConstructorBreadcrumbs, type ConstructorPlace } from './ConstructorBreadcrumbs';
-
 import { ConstructorGate, parseId } from './ConstructorGate';
-
 import { T } from './texts';
 
 /**
@@ -82,13 +70,7 @@ function Constructor({ courseId, lessonId }: { courseId: number; lessonId: numbe
 
       <Grid gap="md" align="flex-start">
         <Grid.Col span={{ base: 12, lg: 4 }}>
-          <ModulePanel
-            courseId={courseId}
-            courseTitle={course.data.title}
-            modules={modules.data}
-            openItem={openItem}
-            lessonSave={lessonSave}
-          />
+          <ModulePanel course={course.data} modules={modules.data} openItem={openItem} lessonSave={lessonSave} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 8 }}>
           {lessonId === null ? (

@@ -1,19 +1,13 @@
 import type { ConstructorCourse, CourseDayField } from '@lms/contract';
-
 import { Button, Divider, Group, Paper, Radio, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { IconArrowLeft, IconDeviceFloppy } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-
 import { Link } from '../../shared/Link';
-
 import { isNotFound, messageOr } from '../../lib/errors';
-
 import { LoadErrorNotice, LoadingStatus } from '../../shared/ListStates';
 import { toastError, toastSuccess } from '../../shared/toast';
-
 import classes from './Constructor.module.css';
 import { useCourse, useUpdateCourse } from './queries';
-
 import {
   courseSettingsFormOf,
   courseSettingsPayload,
@@ -24,15 +18,10 @@ import {
   type CourseSettingsForm,
   type DayErrors,
 } from './courseSettings';
-
 import { digitsOnly } from './testRules';
-
 import { ConstructorBreadcrumbs } from './ConstructorBreadcrumbs';
-
 import { MissingCourse } from './loadErrors';
-
 import { ConstructorGate, parseId } from './ConstructorGate';
-
 import { T } from './texts';
 
 /** Visibility options (spec 03 §3): all → everyone, students → enrolled_only, none → nobody. */

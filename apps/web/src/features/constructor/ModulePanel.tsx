@@ -1,4 +1,4 @@
-import type { ConstructorModule, TestSettings } from '@lms/contract';
+import type { ConstructorCourse, ConstructorModule, TestSettings } from '@lms/contract';
 import { Accordion, Box, Button, Flex, Paper, Stack, Text, Title } from '@mantine/core';
 import { DragDropContext, Droppable, type DropResult } from '@hello-pangea/dnd';
 import { IconDeviceFloppy, IconPlus, IconSend } from '@tabler/icons-react';
@@ -43,12 +43,12 @@ export interface LessonSaveControl {
 }
 
 interface ModulePanelProps {
-  courseId: number;
-  courseTitle: string;
+  course: Pick<ConstructorCourse, 'id' | 'title'>;
   modules: ConstructorModule[];
   /** The lesson or test open on the right, if any. */
   openItem: OpenItem | null;
-  lessonSave: LessonSaveControl | null;
+  /** The open lesson's save (none beside a test). */
+  lessonSave?: LessonSaveControl | null;
 }
 
 type Dialog =
@@ -63,7 +63,8 @@ type Dialog =
  * The left panel of the constructor (spec 03 §2.4): the course title, 'Поиск по курсу', publish-all,
  * save, and the module accordion with ordering by arrows and by dragging.
  */
-export function ModulePanel({ courseId, courseTitle, modules, openItem, lessonSave }: ModulePanelProps) {
+export function ModulePanel({ course, modules, openItem, lessonSave = null }: ModulePanelProps) {
+  const courseId = course.id;
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
   const [opened, setOpened] = useState<string[]>(() => {
@@ -196,7 +197,7 @@ export function ModulePanel({ courseId, courseTitle, modules, openItem, lessonSa
     <Paper withBorder p="md" component="nav" aria-label={T.structure} className={classes.panel}>
       <Stack gap="sm">
         <Title order={2} fz="lg" lh={1.3} style={{ wordBreak: 'break-word' }}>
-          {courseTitle}
+          {course.title}
         </Title>
         <SearchInput value={query} onChange={changeQuery} placeholder={T.search} clearLabel={T.clearSearch} />
         <Flex gap="xs" wrap="wrap">

@@ -1,33 +1,21 @@
 import type { ConstructorTest, TestQuestion } from '@lms/contract';
-
 import { Badge, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconChartBar, IconDeviceFloppy, IconPlus, IconSettings } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-
 import { useNavigate, type Params } from 'react-router';
 import { isNotFound, messageOr } from '../../lib/errors';
-
 import { moveBy } from '../../lib/reorder';
-
 import { LoadErrorNotice, LoadingStatus } from '../../shared/ListStates';
 import { toastError, toastSuccess } from '../../shared/toast';
-
 import classes from './Constructor.module.css';
 import { ConstructorBreadcrumbs, type ConstructorPlace } from './ConstructorBreadcrumbs';
-
 import { ConfirmDialog } from './dialogs';
-
 import { DeleteButton, ItemHeader, usePublishedFlag } from './ItemHeader';
-
 import { LEAVE_WITHOUT_ASKING, LeaveGuard } from './LeaveGuard';
-
 import { findItem } from './logic';
 import { MissingCourse, MissingItem, useLoadErrorToast } from './loadErrors';
-
 import { ModulePanel } from './ModulePanel';
-
 import { DeletedQuestions, QuestionCard } from './QuestionCard';
-
 import {
   useCourse,
   useDeleteTest,
@@ -38,15 +26,10 @@ import {
   useTestStatistics,
   useUpdateTest,
 } from './queries';
-
 import { TestSettingsDialog } from './TestSettingsDialog';
-
 import { draftFromQuestions, newQuestion, planSave, settingsFormOf, type DraftQuestion } from './testRules';
-
 import { splitStatistics, statisticsHeader } from './testStatistics';
-
 import { ConstructorGate, parseId } from './ConstructorGate';
-
 import { T } from './texts';
 
 /**
@@ -101,13 +84,7 @@ function TestScreen({ courseId, testId }: { courseId: number; testId: number }) 
       <Grid gap="md" align="flex-start">
         <Grid.Col span={{ base: 12, lg: 4 }}>
           {modules.data && course.data ? (
-            <ModulePanel
-              courseId={courseId}
-              courseTitle={course.data.title}
-              modules={modules.data}
-              openItem={openItem}
-              lessonSave={null}
-            />
+            <ModulePanel course={course.data} modules={modules.data} openItem={openItem} />
           ) : modules.isError || course.isError ? (
             <LoadErrorNotice
               title={modules.isError ? T.modulesLoadError : T.courseLoadError}

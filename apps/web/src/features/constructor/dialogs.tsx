@@ -1,10 +1,7 @@
 import { Alert, Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
-
 import { IconAlertTriangle } from '@tabler/icons-react';
-
 import { useState, type ReactNode } from 'react';
 import { useNameForm, type NameOutcome } from '../../shared/useNameForm';
-
 import { T } from './texts';
 
 /** Dialogs close in 300 ms, as the name dialog of spec 03 §9. */

@@ -1,19 +1,12 @@
 import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
-
 import { useParams } from 'react-router';
-
 import { QuestionCard } from './QuestionCard';
-
 import { attemptIds, type AttemptIds } from './params';
-
 import { useAttemptResult } from './queries';
-
 import { BackLink, errorText, Loading } from './states';
-
 import { TEST_TEXTS as T } from './testTexts';
-
 import { LEARNING_TEXTS as L } from './texts';
 
 function ReviewView({ courseId, testId, attemptId }: AttemptIds) {

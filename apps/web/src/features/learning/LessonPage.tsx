@@ -1,28 +1,16 @@
 import { Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-
 import { useNavigate, useParams } from 'react-router';
-
 import { isNotFound } from '../../lib/errors';
-
 import { toastError, toastSuccess } from '../../shared/toast';
-
 import { ConfirmModal } from './ConfirmModal';
-
 import { ContentsDrawer } from './ContentsDrawer';
-
 import { ItemNav } from './ItemNav';
-
 import { LessonBlocks } from './LessonBlocks';
-
 import { LessonFooter } from './LessonFooter';
-
 import { parseId } from './params';
-
 import { useLessonContents, useLessonProgress } from './queries';
-
 import { BackLink, Loading, LoadError, Missing } from './states';
-
 import { LEARNING_TEXTS as T } from './texts';
 
 interface LessonViewProps {

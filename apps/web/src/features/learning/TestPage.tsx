@@ -1,37 +1,21 @@
 import { ActionIcon, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import type { AttemptView } from '@lms/contract';
-
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-
 import { useNavigate, useParams } from 'react-router';
-
 import { Link } from '../../shared/Link';
-
 import { isNotFound } from '../../lib/errors';
-
 import { toastError, toastSuccess } from '../../shared/toast';
-
 import { ContentsDrawer } from './ContentsDrawer';
-
 import { ItemNav } from './ItemNav';
-
 import { parseId } from './params';
-
 import { blockedUntilOf, useStartAttempt, useTest, type LearnerTestAnswer } from './queries';
-
 import { BackLink, LoadError, Loading, Missing } from './states';
-
 import { TIMEOUT_REDIRECT_MS, deadlineOnDevice, readStoredAttempt, startErrorText, storeAttempt } from './testLogic';
-
 import { TestIntro } from './TestIntro';
-
 import { TestTaking } from './TestTaking';
-
 import { TEST_TEXTS as T } from './testTexts';
-
 import { LEARNING_TEXTS as L } from './texts';
-
 import { useSecondsLeft } from './useCountdown';
 
 interface TestIds {

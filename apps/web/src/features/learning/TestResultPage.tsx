@@ -1,24 +1,14 @@
 import { Anchor, Button, Group, Paper, RingProgress, Stack, Text, Title } from '@mantine/core';
-
 import { IconCircleCheckFilled, IconCircleXFilled } from '@tabler/icons-react';
 import { useParams } from 'react-router';
-
 import { Link } from '../../shared/Link';
-
 import { formatDuration } from '../../lib/lessonTime';
-
 import { itemLink } from './logic';
-
 import { attemptIds, type AttemptIds } from './params';
-
 import { useAttemptResult, type AttemptResult } from './queries';
-
 import { BackLink, LoadError, Loading } from './states';
-
 import { dateAndTime } from './testLogic';
-
 import { TEST_TEXTS as T } from './testTexts';
-
 import { LEARNING_TEXTS as L, SUCCESS_GREEN } from './texts';
 
 type ResultIds = AttemptIds;

@@ -1,30 +1,17 @@
 import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
-
 import { IconAlertTriangle, IconClockHour4 } from '@tabler/icons-react';
-
 import type { AttemptView } from '@lms/contract';
-
 import { useEffect, useRef, useState } from 'react';
-
 import { useNavigate } from 'react-router';
-
 import { serverMessage } from '../../lib/errors';
-
 import { formatDuration } from '../../lib/lessonTime';
-
 import { toastError, toastSuccess } from '../../shared/toast';
-
 import { ConfirmModal } from './ConfirmModal';
-
 import { QuestionCard } from './QuestionCard';
-
 import { useFinishAttempt, useSaveAnswer, type LearnerTestAnswer } from './queries';
-
 import classes from './Test.module.css';
 import { choose, firstUnanswered, nextUnanswered, questionsText, storeAttempt } from './testLogic';
-
 import { TEST_TEXTS as T } from './testTexts';
-
 import { SUCCESS_GREEN } from './texts';
 
 function Navigator({

@@ -1,5 +1,4 @@
 import { initials, type Profile, type ProfilePreferencesChange } from '@lms/contract';
-
 import {
   Avatar,
   Box,
@@ -14,26 +13,16 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-
 import { useDocumentTitle } from '@mantine/hooks';
-
 import { IconLock, IconMail } from '@tabler/icons-react';
-
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-
 import { messageOr } from '../../lib/errors';
-
 import { LoadErrorNotice, LoadingStatus } from '../../shared/ListStates';
-
 import { SecretInput } from '../../shared/SecretInput';
-
 import { usePasswordForm } from '../../shared/usePasswordForm';
-
 import { hideToast, toastError, toastSuccess } from '../../shared/toast';
-
 import { checkPasswordForm, EMPTY_PASSWORD_FORM, profileView, SUBMIT_GREEN, type PasswordField } from './profile';
 import { useChangePassword, useProfile, useSavePreferences } from './queries';
-
 import { PROFILE_TEXTS as T } from './texts';
 
 /** One toast at a time for the password form: a new error replaces the last one. */

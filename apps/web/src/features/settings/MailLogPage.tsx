@@ -1,21 +1,13 @@
 import type { MailLogItem } from '@lms/contract';
-
 import { Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-
 import { IconRefresh } from '@tabler/icons-react';
-
 import { useState } from 'react';
 import { successMessage } from '../../lib/answer';
-
 import { errorStatus } from '../../lib/errors';
-
 import { usePublicConfig } from '../../shared/config';
-
 import { toastError, toastSuccess } from '../../shared/toast';
-
 import { errorText } from './logic';
-
 import {
   formatSentAt,
   MAIL_KIND_COLORS,
@@ -28,13 +20,9 @@ import {
   useMailLog,
   useResendMail,
 } from './mailLog';
-
 import { PagedTableCard, PageNav, usePage } from './Paging';
-
 import { SettingsFrame } from './SettingsFrame';
-
 import { T } from './texts';
-
 import { AccessDenied, DataTableBody, SettingsTable, useErrorToast } from './ui';
 
 const COLUMNS = 5;

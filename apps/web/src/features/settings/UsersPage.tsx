@@ -1,29 +1,17 @@
 import { initials } from '@lms/contract';
-
 import { Avatar, Center, Group, Skeleton, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
-
 import { useState } from 'react';
 import { errorStatus } from '../../lib/errors';
-
 import { formatRelativeTime } from '../../lib/relativeTime';
-
 import { ExportMenu } from '../../shared/ExportMenu';
-
 import { AddUsersModal } from './AddUsersModal';
-
 import { EditUserModal } from './EditUserModal';
-
 import { USERS_PER_PAGE, useUsersPage, type AdminUser } from './queries';
-
 import { SafeHtml } from './SafeHtml';
-
 import { PagedTableCard, PageNav, usePage } from './Paging';
-
 import { SettingsFrame } from './SettingsFrame';
-
 import { T } from './texts';
-
 import {
   AccessDenied,
   DataTableBody,
