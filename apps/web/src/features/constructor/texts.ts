@@ -1,5 +1,6 @@
 import { CONSTRUCTOR_MESSAGES, COURSE_DESCRIPTION_MAX, COURSE_TITLE_MAX, OF_CHARACTERS } from '@lms/contract';
 import { formatCount, formatOutOf, type RuForms } from '../../lib/plural';
+import { MOVE_TEXTS, PUBLISHED_TEXTS } from '../../shared/texts';
 
 const ELEMENT_FORMS: RuForms = ['элемент', 'элемента', 'элементов'];
 
@@ -41,11 +42,9 @@ export const T = {
   renameModule: 'Переименовать',
   deleteModule: 'Удалить модуль',
   moduleName: 'Название модуля',
-  moveUp: (name: string) => `Переместить «${name}» выше`,
-  moveDown: (name: string) => `Переместить «${name}» ниже`,
+  ...MOVE_TEXTS,
   dragModule: (name: string) => `Перетащить модуль «${name}»`,
-  published: 'Опубликован',
-  unpublished: 'Не опубликован',
+  ...PUBLISHED_TEXTS,
   lessonKind: 'Урок',
   testKind: 'Тест',
   moduleComplete: 'Модуль пройден',

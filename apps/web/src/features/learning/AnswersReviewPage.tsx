@@ -1,11 +1,11 @@
-import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { QuestionCard } from './QuestionCard';
 import { attemptIds, type AttemptIds } from './params';
 import { useAttemptResult } from './queries';
-import { BackLink, errorText, Loading } from './states';
+import { BackLink, errorText, Loading, PageCard } from './states';
 import { TEST_TEXTS as T } from './testTexts';
 import { LEARNING_TEXTS as L } from './texts';
 
@@ -45,28 +45,26 @@ function ReviewView({ courseId, testId, attemptId }: AttemptIds) {
             />
           </Stack>
           {question ? (
-            <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg">
-              <Stack gap="lg">
-                <QuestionCard
-                  key={question.id}
-                  question={question}
-                  number={at + 1}
-                  total={total}
-                  selected={question.options.filter((o) => o.is_selected).map((o) => o.id)}
-                  readOnly
-                  review
-                  showNumber={false}
-                />
-                <Group justify="space-between">
-                  <Button variant="default" onClick={() => setIndex(at - 1)} disabled={at === 0}>
-                    {T.back}
-                  </Button>
-                  <Button onClick={() => setIndex(at + 1)} disabled={at >= total - 1}>
-                    {T.forward}
-                  </Button>
-                </Group>
-              </Stack>
-            </Paper>
+            <PageCard>
+              <QuestionCard
+                key={question.id}
+                question={question}
+                number={at + 1}
+                total={total}
+                selected={question.options.filter((o) => o.is_selected).map((o) => o.id)}
+                readOnly
+                review
+                showNumber={false}
+              />
+              <Group justify="space-between">
+                <Button variant="default" onClick={() => setIndex(at - 1)} disabled={at === 0}>
+                  {T.back}
+                </Button>
+                <Button onClick={() => setIndex(at + 1)} disabled={at >= total - 1}>
+                  {T.forward}
+                </Button>
+              </Group>
+            </PageCard>
           ) : (
             <Text c="dimmed">{T.notFilled}</Text>
           )}

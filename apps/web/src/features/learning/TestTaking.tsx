@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconClockHour4 } from '@tabler/icons-react';
 import type { AttemptView } from '@lms/contract';
 import { useEffect, useRef, useState } from 'react';
@@ -8,6 +8,7 @@ import { formatDuration } from '../../lib/lessonTime';
 import { toastError, toastSuccess } from '../../shared/toast';
 import { ConfirmModal } from './ConfirmModal';
 import { QuestionCard } from './QuestionCard';
+import { PageCard } from './states';
 import { useFinishAttempt, useSaveAnswer, type LearnerTestAnswer } from './queries';
 import classes from './Test.module.css';
 import { choose, firstUnanswered, nextUnanswered, questionsText, storeAttempt } from './testLogic';
@@ -187,54 +188,52 @@ export function TestTaking({ courseId, testId, data, attempt, left, onTimedOut }
         </Group>
       </div>
       <Navigator count={questions.length} current={at} isAnswered={isAnswered} onPick={setIndex} />
-      <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg">
-        <Stack gap="lg">
-          <QuestionCard
-            key={question.id}
-            question={question}
-            number={at + 1}
-            total={questions.length}
-            selected={selected}
-            readOnly={answered || expired || busy}
-            onChoose={(id) =>
-              setChoices((c) => ({ ...c, [question.id]: choose(c[question.id] ?? [], id, question.multiple) }))
-            }
-          />
-          {expired ? (
-            <Alert color="red" variant="light" icon={<IconClockHour4 size={20} />} title={T.expired} role="alert">
-              {T.autoFinish}
-            </Alert>
-          ) : answered ? (
-            <Group justify="space-between">
-              <Text fw={500} c="green.8">
-                {T.answered}
-              </Text>
-              <Button onClick={goNext} disabled={busy}>
-                {T.nextQuestion}
-              </Button>
-            </Group>
-          ) : (
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={onSkip} disabled={busy}>
-                {T.skip}
-              </Button>
-              {/*
+      <PageCard>
+        <QuestionCard
+          key={question.id}
+          question={question}
+          number={at + 1}
+          total={questions.length}
+          selected={selected}
+          readOnly={answered || expired || busy}
+          onChoose={(id) =>
+            setChoices((c) => ({ ...c, [question.id]: choose(c[question.id] ?? [], id, question.multiple) }))
+          }
+        />
+        {expired ? (
+          <Alert color="red" variant="light" icon={<IconClockHour4 size={20} />} title={T.expired} role="alert">
+            {T.autoFinish}
+          </Alert>
+        ) : answered ? (
+          <Group justify="space-between">
+            <Text fw={500} c="green.8">
+              {T.answered}
+            </Text>
+            <Button onClick={goNext} disabled={busy}>
+              {T.nextQuestion}
+            </Button>
+          </Group>
+        ) : (
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onSkip} disabled={busy}>
+              {T.skip}
+            </Button>
+            {/*
                 No `loading` and no `disabled` while saving: the loader would hide 'Сохранение...' and the
                 disabled look grey it out (spec 02 §2); a second click is refused by `onAnswer`.
               */}
-              <Button
-                color={SUCCESS_GREEN}
-                onClick={onAnswer}
-                disabled={selected.length === 0 || finish.isPending}
-                aria-disabled={save.isPending || undefined}
-                leftSection={save.isPending ? <Loader size={14} color="currentColor" aria-hidden /> : undefined}
-              >
-                {save.isPending ? T.saving : T.answer}
-              </Button>
-            </Group>
-          )}
-        </Stack>
-      </Paper>
+            <Button
+              color={SUCCESS_GREEN}
+              onClick={onAnswer}
+              disabled={selected.length === 0 || finish.isPending}
+              aria-disabled={save.isPending || undefined}
+              leftSection={save.isPending ? <Loader size={14} color="currentColor" aria-hidden /> : undefined}
+            >
+              {save.isPending ? T.saving : T.answer}
+            </Button>
+          </Group>
+        )}
+      </PageCard>
       {/* Finishing with unanswered questions is confirmed first, saying how many (issue 30). */}
       <ConfirmModal
         opened={confirming && !expired}

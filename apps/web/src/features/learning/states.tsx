@@ -1,5 +1,5 @@
 import { LEARNING_MESSAGES } from '@lms/contract';
-import { Alert, Anchor, Group, Loader, Text } from '@mantine/core';
+import { Alert, Anchor, Group, Loader, Paper, Stack, Text, type MantineSpacing } from '@mantine/core';
 import { IconAlertTriangle, IconArrowLeft } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { serverMessage } from '../../lib/errors';
@@ -52,5 +52,14 @@ export function BackLink({ to, children }: { to: string; children: ReactNode }) 
         {children}
       </Group>
     </Anchor>
+  );
+}
+
+/** The bordered card that holds a question or a result on the learner's pages. */
+export function PageCard({ gap = 'lg', children }: { gap?: MantineSpacing; children: ReactNode }) {
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg">
+      <Stack gap={gap}>{children}</Stack>
+    </Paper>
   );
 }
