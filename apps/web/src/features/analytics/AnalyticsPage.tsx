@@ -113,7 +113,6 @@ export default function AnalyticsPage() {
               value={search}
               onChange={setSearch}
               placeholder={T.search}
-              clearLabel={T.searchClear}
               type="search"
               style={{ flex: 1, minWidth: 0 }}
             />

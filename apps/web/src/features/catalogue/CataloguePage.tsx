@@ -281,7 +281,6 @@ function Catalogue({ userName }: { userName: string }) {
               value={query}
               onChange={setQuery}
               placeholder={T.searchPlaceholder}
-              clearLabel={T.clearSearch}
               flex="1 1 260px"
               maw={{ base: '100%', md: 380 }}
             />

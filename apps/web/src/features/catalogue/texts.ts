@@ -7,7 +7,6 @@ export const T = {
   accessDenied: 'Доступ запрещен',
   accessDeniedHint: 'Каталог курсов доступен только администраторам и авторам курсов.',
   searchPlaceholder: 'Поиск по курсам',
-  clearSearch: 'Очистить поиск',
   resetSearch: 'Сбросить поиск',
   editCatalogue: 'Настроить каталог',
   createCourse: 'Создать курс',

@@ -199,7 +199,7 @@ export function ModulePanel({ course, modules, openItem, lessonSave = null }: Mo
         <Title order={2} fz="lg" lh={1.3} style={{ wordBreak: 'break-word' }}>
           {course.title}
         </Title>
-        <SearchInput value={query} onChange={changeQuery} placeholder={T.search} clearLabel={T.clearSearch} />
+        <SearchInput value={query} onChange={changeQuery} placeholder={T.search} />
         <Flex gap="xs" wrap="wrap">
           <Button
             variant="light"

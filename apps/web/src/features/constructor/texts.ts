@@ -28,7 +28,6 @@ export const T = {
   // left panel
   structure: 'Структура курса',
   search: 'Поиск по курсу',
-  clearSearch: 'Очистить поиск',
   nothingFound: 'Ничего не найдено',
   publishAll: 'Опубликовать все',
   save: 'Сохранить',

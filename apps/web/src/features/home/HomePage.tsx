@@ -99,7 +99,6 @@ export default function HomePage() {
             value={query}
             onChange={setQuery}
             placeholder={HOME_TEXTS.searchPlaceholder}
-            clearLabel={HOME_TEXTS.clearSearch}
             radius="md"
             w={{ base: '100%', xs: 340 }}
           />
