@@ -61,23 +61,11 @@ export function ExportMenu({ path, filters, grow = false, more = [] }: ExportMen
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item
-          component="a"
-          href={exportHref(path, 'xlsx', filters)}
-          download
-          leftSection={<IconFileSpreadsheet size={18} aria-hidden="true" />}
-        >
-          {EXPORT_TEXTS.xlsx}
-        </Menu.Item>
-        <Menu.Item
-          component="a"
-          href={exportHref(path, 'csv', filters)}
-          download
-          leftSection={<IconFileTypeCsv size={18} aria-hidden="true" />}
-        >
-          {EXPORT_TEXTS.csv}
-        </Menu.Item>
-        {more.map((m) => (
+        {[
+          { label: EXPORT_TEXTS.xlsx, path, format: 'xlsx' as const },
+          { label: EXPORT_TEXTS.csv, path, format: 'csv' as const },
+          ...more,
+        ].map((m) => (
           <Menu.Item
             key={`${m.path} ${m.format}`}
             component="a"

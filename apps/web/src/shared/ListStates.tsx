@@ -39,16 +39,25 @@ export function LoadingStatus({ text }: { text: string }) {
   );
 }
 
-interface LoadErrorNoticeProps {
-  title: string;
-  retryLabel: string;
-  onRetry: () => void;
-  /** The retry button spins while the list is asked for again. */
-  retrying: boolean;
+/** A query that can be asked again: its retry button spins while it is. */
+export interface RetryableQuery {
+  refetch: () => unknown;
+  isFetching: boolean;
 }
 
-/** A list that failed to load, with a retry button. */
-export function LoadErrorNotice({ title, retryLabel, onRetry, retrying }: LoadErrorNoticeProps) {
+type LoadErrorNoticeProps = { title: string; retryLabel: string } & (
+  | { query: RetryableQuery }
+  | {
+      onRetry: () => void;
+      /** The retry button spins while the list is asked for again. */
+      retrying: boolean;
+    }
+);
+
+/** A list that failed to load, with a retry button (asking its query again, or calling `onRetry`). */
+export function LoadErrorNotice({ title, retryLabel, ...retry }: LoadErrorNoticeProps) {
+  const onRetry = 'query' in retry ? () => void retry.query.refetch() : retry.onRetry;
+  const retrying = 'query' in retry ? retry.query.isFetching : retry.retrying;
   return (
     <Notice icon={<IconAlertTriangle size={24} aria-hidden="true" />} color="red" title={title}>
       <Button variant="light" mt="xs" onClick={onRetry} loading={retrying}>

@@ -9,6 +9,14 @@ interface MailboxInputProps extends Omit<TextInputProps, 'value' | 'onChange' | 
   allowFullAddress?: boolean;
 }
 
+/** The mailbox field of the guest pages (sign-in, recovery): 'Почта', 'ivanov', the saved login, focused. */
+export const GUEST_MAILBOX = {
+  label: 'Почта',
+  placeholder: 'ivanov',
+  autoComplete: 'username',
+  autoFocus: true,
+} as const;
+
 /**
  * The mailbox part of a corporate address, with the fixed '@domain' suffix shown inside the field
  * (spec 01 §5, spec 03 §5): sign-in, recovery and the employee forms.

@@ -6,12 +6,13 @@ interface SearchInputProps extends Omit<TextInputProps, 'value' | 'onChange' | '
   onChange: (value: string) => void;
   /** Also the field's accessible name. */
   placeholder: string;
-  /** The accessible name of the clear button, shown while there is text. */
-  clearLabel: string;
 }
 
+/** The accessible name of the clear button, shown while there is text. */
+const CLEAR_LABEL = 'Очистить поиск';
+
 /** A search field with a magnifier and a button that clears it; other props size and place it. */
-export function SearchInput({ value, onChange, placeholder, clearLabel, ...layout }: SearchInputProps) {
+export function SearchInput({ value, onChange, placeholder, ...layout }: SearchInputProps) {
   return (
     <TextInput
       value={value}
@@ -19,7 +20,7 @@ export function SearchInput({ value, onChange, placeholder, clearLabel, ...layou
       placeholder={placeholder}
       aria-label={placeholder}
       leftSection={<IconSearch size={16} aria-hidden="true" />}
-      rightSection={value ? <CloseButton size="sm" aria-label={clearLabel} onClick={() => onChange('')} /> : null}
+      rightSection={value ? <CloseButton size="sm" aria-label={CLEAR_LABEL} onClick={() => onChange('')} /> : null}
       {...layout}
     />
   );

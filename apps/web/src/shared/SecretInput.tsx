@@ -12,23 +12,11 @@ interface SecretInputProps {
 }
 
 /** A password field with its show/hide toggle named for screen readers (profile, own password). */
-export function SecretInput({
-  label,
-  value,
-  autoComplete,
-  invalid,
-  onChange,
-  description,
-  autoFocus,
-}: SecretInputProps) {
+export function SecretInput({ invalid, onChange, ...field }: SecretInputProps) {
   const [visible, setVisible] = useState(false);
   return (
     <PasswordInput
-      label={label}
-      description={description}
-      value={value}
-      autoComplete={autoComplete}
-      autoFocus={autoFocus}
+      {...field}
       error={invalid}
       aria-invalid={invalid || undefined}
       onChange={(event) => onChange(event.currentTarget.value)}

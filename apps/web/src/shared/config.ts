@@ -3,8 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { parseAnswer } from '../lib/answer';
 import { http } from '../lib/http';
 import { object, string, type Shape } from '../lib/shape';
-
-export const configQueryKey = ['config'] as const;
+import { configQueryKey, READ_ONCE } from './queryKeys';
 
 /** The contract's `publicConfigResponse`, without zod (lib/shape.ts). */
 export const publicConfigAnswer: Shape<PublicConfig> = object({
@@ -17,8 +16,7 @@ export const publicConfigAnswer: Shape<PublicConfig> = object({
 export const publicConfigQuery = queryOptions({
   queryKey: configQueryKey,
   queryFn: async (): Promise<PublicConfig> => parseAnswer(publicConfigAnswer, (await http.get('/api/config')).data),
-  staleTime: Infinity,
-  gcTime: Infinity,
+  ...READ_ONCE,
   retry: 2,
 });
 

@@ -3,9 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { browser } from '../lib/browser';
 import { http, LOGIN_PATH } from '../lib/http';
-
-/** The session of the signed-in user: read by the guards, the layout and every screen. */
-export const sessionQueryKey = ['check-auth'] as const;
+import { READ_ONCE, sessionQueryKey } from './queryKeys';
 
 export { guestUser };
 
@@ -40,8 +38,7 @@ export async function fetchSession(): Promise<AuthUser> {
 export const sessionQuery = queryOptions({
   queryKey: sessionQueryKey,
   queryFn: fetchSession,
-  staleTime: Infinity,
-  gcTime: Infinity,
+  ...READ_ONCE,
   retry: false,
 });
 

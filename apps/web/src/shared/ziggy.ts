@@ -2,8 +2,7 @@ import type { Ziggy } from '@lms/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http } from '../lib/http';
 import { array, int, nullable, object, record, string, type Shape } from '../lib/shape';
-
-export const ziggyQueryKey = ['ziggy'] as const;
+import { READ_ONCE, ziggyQueryKey } from './queryKeys';
 
 /** The contract's `ziggyResponse`, without zod (lib/shape.ts). */
 export const ziggyAnswer: Shape<Ziggy> = object({
@@ -32,8 +31,7 @@ export async function fetchZiggy(): Promise<Ziggy | null> {
 export const ziggyQuery = queryOptions({
   queryKey: ziggyQueryKey,
   queryFn: fetchZiggy,
-  staleTime: Infinity,
-  gcTime: Infinity,
+  ...READ_ONCE,
   retry: false,
 });
 

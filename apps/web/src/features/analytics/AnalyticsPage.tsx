@@ -1,7 +1,6 @@
 import type { AnalyticsEmployee } from '@lms/contract';
 import {
   ActionIcon,
-  Avatar,
   Badge,
   Box,
   Button,
@@ -23,10 +22,10 @@ import { ExportMenu } from '../../shared/ExportMenu';
 import { LoadErrorNotice, LoadingStatus, Notice, NothingFoundNotice } from '../../shared/ListStates';
 import { SearchInput } from '../../shared/SearchInput';
 import { useSession } from '../../shared/session';
+import { EmployeeAvatar } from './EmployeeAvatar';
 import { EmployeeModal } from './EmployeeModal';
 import {
   canViewAnalytics,
-  employeeInitials,
   GROUPS,
   lastActivityText,
   shownCount,
@@ -77,15 +76,7 @@ export default function AnalyticsPage() {
 
   let content;
   if (overview.isPending) content = <LoadingStatus text={T.loading} />;
-  else if (overview.isError)
-    content = (
-      <LoadErrorNotice
-        title={T.loadError}
-        retryLabel={T.retry}
-        onRetry={() => void overview.refetch()}
-        retrying={overview.isFetching}
-      />
-    );
+  else if (overview.isError) content = <LoadErrorNotice title={T.loadError} retryLabel={T.retry} query={overview} />;
   else if (groups.length === 0 && search.trim() !== '')
     content = <NothingFoundNotice query={search} resetLabel={T.resetSearch} onReset={() => setSearch('')} />;
   else if (groups.length === 0 && filter !== null && teamSize(overview.data) > 0)
@@ -122,7 +113,6 @@ export default function AnalyticsPage() {
               value={search}
               onChange={setSearch}
               placeholder={T.search}
-              clearLabel={T.searchClear}
               type="search"
               style={{ flex: 1, minWidth: 0 }}
             />
@@ -197,22 +187,6 @@ function FilterButton({ group, active, onClick }: { group: GroupInfo; active: bo
     >
       {group.filter}
     </Button>
-  );
-}
-
-function EmployeeAvatar({ employee, size }: { employee: AnalyticsEmployee; size: number }) {
-  return (
-    <Avatar
-      src={employee.photo ?? undefined}
-      alt=""
-      size={size}
-      radius="xl"
-      color="initials"
-      name={employee.name}
-      aria-hidden="true"
-    >
-      {employeeInitials(employee)}
-    </Avatar>
   );
 }
 

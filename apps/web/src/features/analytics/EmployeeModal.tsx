@@ -1,7 +1,6 @@
 import type { EmployeeDetail } from '@lms/contract';
 import {
   Accordion,
-  Avatar,
   Box,
   Button,
   CopyButton,
@@ -19,6 +18,7 @@ import {
 import { IconArrowLeft, IconCalendar, IconCheck, IconCopy, IconX } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
+import { EmployeeAvatar } from './EmployeeAvatar';
 import { messageOr } from '../../lib/errors';
 import { AppModal } from '../../shared/AppModal';
 import { usePublicConfig } from '../../shared/config';
@@ -26,15 +26,7 @@ import { COURSE_PLACEHOLDER_IMAGE } from '../../shared/CourseCard';
 import { LoadingStatus } from '../../shared/ListStates';
 import { toastError } from '../../shared/toast';
 import classes from './analytics.module.css';
-import {
-  courseDatesText,
-  employeeInitials,
-  formatDate,
-  itemTone,
-  lastActivityText,
-  moduleDone,
-  TEXT_COLOR,
-} from './logic';
+import { courseDatesText, formatDate, itemTone, lastActivityText, moduleDone, TEXT_COLOR } from './logic';
 import { ProgressRing } from './ProgressRing';
 import { useEmployee, useEmployeeCourse } from './queries';
 import { T } from './texts';
@@ -124,17 +116,7 @@ function CourseListPanel({ user, onCourse }: { user: EmployeeDetail; onCourse: (
       <Paper withBorder p={{ base: 'md', sm: 'lg' }} bg="gray.0">
         <Group justify="space-between" align="flex-start" gap="lg">
           <Group gap="md" wrap="nowrap" align="flex-start" style={{ minWidth: 0, flex: '1 1 320px' }}>
-            <Avatar
-              src={user.photo ?? undefined}
-              alt=""
-              size={64}
-              radius="xl"
-              color="initials"
-              name={user.name}
-              aria-hidden="true"
-            >
-              {employeeInitials(user)}
-            </Avatar>
+            <EmployeeAvatar employee={user} size={64} />
             <Stack gap={4} style={{ minWidth: 0 }}>
               <Box>
                 <CopyIdButton id={user.id} />

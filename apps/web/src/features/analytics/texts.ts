@@ -11,7 +11,6 @@ export const T = {
   filterAlmost: 'Почти просрочено',
   filterInOrder: 'Все в порядке',
   search: 'Поиск по сотрудникам',
-  searchClear: 'Очистить поиск',
   viewLabel: 'Вид',
   viewGrid: 'Плитка',
   viewList: 'Список',

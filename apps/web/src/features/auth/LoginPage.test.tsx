@@ -4,8 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mockHttp, networkError, testConfig, testZiggy, type MockReply } from '../../test/http';
 import { renderAt, resetToasts } from '../../test/render';
 import LoginPage from './LoginPage';
-import { ziggyQueryKey } from '../../shared/ziggy';
-import { sessionQueryKey } from '../../shared/session';
+import { sessionQueryKey, ziggyQueryKey } from '../../shared/queryKeys';
 import { setupUser, type User } from '../../test/user';
 
 const user: AuthUser = {

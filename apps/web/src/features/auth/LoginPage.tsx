@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { Link } from '../../shared/Link';
 import { loginSuffix, usePublicConfig } from '../../shared/config';
 import { GuestCard } from '../../shared/GuestCard';
-import { MailboxInput } from '../../shared/MailboxInput';
+import { GUEST_MAILBOX, MailboxInput } from '../../shared/MailboxInput';
 import { hideToast, toastError, toastSuccess } from '../../shared/toast';
 import { buildLogin, credentialProblems, TEXT_FILL_IN, TEXT_SIGNED_IN, type CredentialProblems } from './login';
 import { loginErrorText } from './loginErrors';
@@ -57,11 +57,8 @@ export default function LoginPage() {
       <form onSubmit={onSubmit} noValidate aria-label="Вход в систему">
         <Stack gap="md">
           <MailboxInput
-            label="Почта"
-            placeholder="ivanov"
+            {...GUEST_MAILBOX}
             name="login"
-            autoComplete="username"
-            autoFocus
             value={mailbox}
             onChange={(value) => {
               setMailbox(value);

@@ -1,14 +1,15 @@
 import type { NewPasswordField } from '@lms/contract';
 import { Button, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { useState, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
 import { messageOr } from '../../lib/errors';
 import { usePublicConfig } from '../../shared/config';
 import { GuestCard } from '../../shared/GuestCard';
 import { SecretInput } from '../../shared/SecretInput';
+import { usePasswordForm } from '../../shared/usePasswordForm';
 import { useLogout, useSession } from '../../shared/session';
 import { hideToast, toastError, toastSuccess } from '../../shared/toast';
-import { EMPTY_OWN_PASSWORD, OWN_PASSWORD_TEXTS as T, ownPasswordProblem, type OwnPasswordForm } from './ownPassword';
+import { EMPTY_OWN_PASSWORD, OWN_PASSWORD_TEXTS as T, ownPasswordProblem } from './ownPassword';
 import { useSetOwnPassword } from './queries';
 
 const TOAST_ID = 'own-password';
@@ -23,25 +24,14 @@ export default function OwnPasswordPage() {
   const { logout, isPending: leaving } = useLogout();
   const companyName = usePublicConfig().data?.company_name.trim();
   const save = useSetOwnPassword();
-  const [form, setForm] = useState<OwnPasswordForm>(EMPTY_OWN_PASSWORD);
-  const [invalid, setInvalid] = useState<readonly NewPasswordField[]>([]);
+  const password = usePasswordForm<NewPasswordField>(EMPTY_OWN_PASSWORD, TOAST_ID);
   useDocumentTitle(companyName ? `${T.title} · ${companyName}` : T.title);
-
-  const update = (field: NewPasswordField) => (value: string) => {
-    setForm((old) => ({ ...old, [field]: value }));
-    if (invalid.includes(field)) setInvalid((old) => old.filter((f) => f !== field));
-  };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (save.isPending) return;
-    const problem = ownPasswordProblem(form, user?.email ?? '');
-    if (problem) {
-      setInvalid(problem.fields);
-      toastError(problem.message, TOAST_ID);
-      return;
-    }
-    setInvalid([]);
+    const { form } = password;
+    if (!password.passes(ownPasswordProblem(form, user?.email ?? ''))) return;
     save.mutate(form, {
       onSuccess: (message) => {
         hideToast(TOAST_ID);
@@ -68,18 +58,14 @@ export default function OwnPasswordPage() {
           <SecretInput
             label={T.newPassword}
             description={T.rules}
-            value={form.new_password}
             autoComplete="new-password"
             autoFocus
-            invalid={invalid.includes('new_password')}
-            onChange={update('new_password')}
+            {...password.field('new_password')}
           />
           <SecretInput
             label={T.confirmation}
-            value={form.new_password_confirmation}
             autoComplete="new-password"
-            invalid={invalid.includes('new_password_confirmation')}
-            onChange={update('new_password_confirmation')}
+            {...password.field('new_password_confirmation')}
           />
           <Button type="submit" fullWidth size="md" mt="xs" disabled={save.isPending}>
             {save.isPending ? T.saving : T.submit}

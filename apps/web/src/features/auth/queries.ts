@@ -8,7 +8,8 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { parseAnswer } from '../../lib/answer';
 import { http, LOGIN_PATH } from '../../lib/http';
-import { sessionQueryKey, toUser } from '../../shared/session';
+import { sessionQueryKey } from '../../shared/queryKeys';
+import { toUser } from '../../shared/session';
 import { routePath, useZiggy } from '../../shared/ziggy';
 
 /**

@@ -228,14 +228,7 @@ function Catalogue({ userName }: { userName: string }) {
   if (catalogue.isPending) {
     content = <LoadingStatus text={T.loading} />;
   } else if (catalogue.isError) {
-    content = (
-      <LoadErrorNotice
-        title={T.loadError}
-        retryLabel={T.retry}
-        onRetry={() => void catalogue.refetch()}
-        retrying={catalogue.isFetching}
-      />
-    );
+    content = <LoadErrorNotice title={T.loadError} retryLabel={T.retry} query={catalogue} />;
   } else if (arranged.length === 0) {
     content = (
       <Notice icon={<IconLayoutGrid size={24} aria-hidden="true" />} title={T.emptyCatalogue}>
@@ -288,7 +281,6 @@ function Catalogue({ userName }: { userName: string }) {
               value={query}
               onChange={setQuery}
               placeholder={T.searchPlaceholder}
-              clearLabel={T.clearSearch}
               flex="1 1 260px"
               maw={{ base: '100%', md: 380 }}
             />

@@ -1,8 +1,9 @@
 import { UNCATEGORISED_ID, type CatalogueCourse } from '@lms/contract';
 import { ActionIcon, Badge, Group, Stack, Text, TextInput, Title, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { memo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import { CourseCard, CourseGrid } from '../../shared/CourseCard';
+import { useInlineRename } from '../../shared/useInlineRename';
 import classes from './Catalogue.module.css';
 import { T } from './texts';
 
@@ -33,39 +34,17 @@ interface InlineNameProps {
  */
 function InlineName({ name, onSave }: InlineNameProps) {
   const [editing, setEditing] = useState(false);
-  const [value, setValue] = useState(name);
-  const settled = useRef(false);
+  const rename = useInlineRename(name, () => setEditing(false), onSave);
 
   const start = () => {
-    settled.current = false;
-    setValue(name);
+    rename.begin();
     setEditing(true);
-  };
-  const finish = (save: boolean) => {
-    if (settled.current) return;
-    settled.current = true;
-    setEditing(false);
-    const trimmed = value.trim();
-    if (save && trimmed !== '' && trimmed !== name) onSave(trimmed);
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      finish(true);
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      finish(false);
-    }
   };
 
   if (editing) {
     return (
       <TextInput
-        value={value}
-        onChange={(event) => setValue(event.currentTarget.value)}
-        onKeyDown={onKeyDown}
-        onBlur={() => finish(true)}
+        {...rename.field}
         aria-label={T.categoryName}
         maxLength={255}
         autoFocus

@@ -1,6 +1,7 @@
 import { Button, Group, NativeSelect, Stack, TextInput, type ModalProps } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { AppModal } from '../../shared/AppModal';
+import { useNameForm, type NameOutcome } from '../../shared/useNameForm';
 import { T } from './texts';
 
 /** The name dialog closes in 300 ms (spec 03 §2.3, §9). */
@@ -19,10 +20,7 @@ export function CatalogueDialog({ busy, onClose, ...props }: CatalogueDialogProp
 export type NameDialogKind = 'course' | 'category';
 
 /** What became of a submit: close the dialog, or keep it open (with a message under the field). */
-export interface NameDialogOutcome {
-  close: boolean;
-  fieldError?: string;
-}
+export type NameDialogOutcome = NameOutcome;
 
 export interface CategoryOption {
   id: number;
@@ -45,31 +43,18 @@ interface NameDialogProps {
  * new key for each opening to start from an empty form.
  */
 export function NameDialog({ opened, kind, categories = [], categoryId = null, onClose, onSubmit }: NameDialogProps) {
-  const [name, setName] = useState('');
   const [category, setCategory] = useState(String(categoryId ?? categories[0]?.id ?? ''));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const isCourse = kind === 'course';
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    const trimmed = name.trim();
-    if (trimmed === '') {
-      setError(T.emptyName);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const chosen = isCourse && category !== '' ? Number(category) : null;
-      const outcome = await onSubmit(trimmed, chosen);
-      if (outcome.fieldError) setError(outcome.fieldError);
-      if (outcome.close) onClose();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const {
+    field,
+    busy,
+    onSubmit: submit,
+  } = useNameForm(
+    '',
+    T.emptyName,
+    (name) => onSubmit(name, isCourse && category !== '' ? Number(category) : null),
+    onClose,
+  );
 
   return (
     <CatalogueDialog
@@ -79,16 +64,11 @@ export function NameDialog({ opened, kind, categories = [], categoryId = null, o
       title={isCourse ? T.newCourseTitle : T.newCategoryTitle}
       size={480}
     >
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput
             label={isCourse ? T.courseName : T.categoryName}
-            value={name}
-            onChange={(event) => {
-              setName(event.currentTarget.value);
-              if (error) setError(null);
-            }}
-            error={error}
+            {...field}
             maxLength={isCourse ? 150 : 255}
             data-autofocus
             autoComplete="off"

@@ -10,9 +10,8 @@ import {
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { parseAnswer } from '../../lib/answer';
 import { http } from '../../lib/http';
+import { catalogueQueryKey } from '../../shared/queryKeys';
 import { applyDraft, isUncategorised, updatePayload, withCategoryName, type DraftCategory } from './logic';
-
-export const catalogueQueryKey = ['catalogue'] as const;
 
 /** GET /api/courses: the categories with their courses; the uncategorised group (-1) last. */
 export async function fetchCatalogue(): Promise<CatalogueCategory[]> {

@@ -1,3 +1,5 @@
+import { MOVE_TEXTS, PUBLISHED_TEXTS } from '../../shared/texts';
+
 /** The catalogue's texts (spec 03 §2.3, §5, §6, §8). */
 export const T = {
   pageTitle: 'Управление курсами',
@@ -5,7 +7,6 @@ export const T = {
   accessDenied: 'Доступ запрещен',
   accessDeniedHint: 'Каталог курсов доступен только администраторам и авторам курсов.',
   searchPlaceholder: 'Поиск по курсам',
-  clearSearch: 'Очистить поиск',
   resetSearch: 'Сбросить поиск',
   editCatalogue: 'Настроить каталог',
   createCourse: 'Создать курс',
@@ -21,13 +22,11 @@ export const T = {
   emptyCategory: 'В этой категории пока нет курсов',
   addCourseTile: 'Добавить курс',
   addCourseTo: (category: string) => `Создать курс в категории «${category}»`,
-  published: 'Опубликован',
-  unpublished: 'Не опубликован',
+  ...PUBLISHED_TEXTS,
   // category controls
   renameHint: 'Нажмите, чтобы переименовать',
   categoryName: 'Название категории',
-  moveUp: (name: string) => `Переместить «${name}» выше`,
-  moveDown: (name: string) => `Переместить «${name}» ниже`,
+  ...MOVE_TEXTS,
   deleteCategory: (name: string) => `Удалить категорию «${name}»`,
   // delete confirmation
   deleteTitle: 'Удаление категории',

@@ -1,27 +1,19 @@
-import { Anchor, Grid, Paper, Stack } from '@mantine/core';
+import { Grid, Paper, Stack } from '@mantine/core';
 import { IconFileText } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Navigate, useParams } from 'react-router';
-import { Link } from '../../shared/Link';
+import { Navigate, type Params } from 'react-router';
 import { isNotFound } from '../../lib/errors';
-import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
 import { LoadErrorNotice, LoadingStatus, Notice } from '../../shared/ListStates';
-import { useSession } from '../../shared/session';
 import { CourseHeader } from './CourseHeader';
 import { EditableName } from './EditableName';
 import { LessonEditor } from './LessonEditor';
 import { MissingCourse, MissingItem, useLoadErrorToast } from './loadErrors';
-import { canUseConstructor, findItem, firstLessonId } from './logic';
+import { findItem, firstLessonId } from './logic';
 import { ModulePanel, type LessonSaveControl } from './ModulePanel';
 import { useCourse, useLesson, useModules } from './queries';
 import { ConstructorBreadcrumbs, type ConstructorPlace } from './ConstructorBreadcrumbs';
+import { ConstructorGate, parseId } from './ConstructorGate';
 import { T } from './texts';
-
-function parseId(raw: string | undefined): number | null {
-  if (raw === undefined || !/^\d+$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
 
 /**
  * The course constructor (spec 03 §2.4): /management/constructor/{courseId} and
@@ -29,23 +21,18 @@ function parseId(raw: string | undefined): number | null {
  * everyone else sees 'Доступ запрещен' and nothing is requested.
  */
 export default function ConstructorPage() {
-  const { user } = useSession();
-  const params = useParams();
-  if (!canUseConstructor(user?.permissions)) {
-    return <AccessDeniedNotice title={T.accessDenied} hint={T.accessDeniedHint} />;
-  }
+  return (
+    <ConstructorGate ids={constructorIds} badAddress={T.courseLoadError}>
+      {({ courseId, lessonId }) => <Constructor key={courseId} courseId={courseId} lessonId={lessonId} />}
+    </ConstructorGate>
+  );
+}
+
+/** The course, and the lesson when the address names one. */
+function constructorIds(params: Readonly<Params>) {
   const courseId = parseId(params.courseId);
   const lessonId = params.lessonId === undefined ? null : parseId(params.lessonId);
-  if (courseId === null || (params.lessonId !== undefined && lessonId === null)) {
-    return (
-      <Notice icon={<IconFileText size={24} aria-hidden="true" />} color="red" title={T.courseLoadError}>
-        <Anchor component={Link} to="/management">
-          {T.constructor}
-        </Anchor>
-      </Notice>
-    );
-  }
-  return <Constructor key={courseId} courseId={courseId} lessonId={lessonId} />;
+  return courseId === null || (params.lessonId !== undefined && lessonId === null) ? null : { courseId, lessonId };
 }
 
 function Constructor({ courseId, lessonId }: { courseId: number; lessonId: number | null }) {
@@ -60,24 +47,10 @@ function Constructor({ courseId, lessonId }: { courseId: number; lessonId: numbe
   if (missing) return <MissingCourse error={missing} />;
   if (course.isPending || modules.isPending) return <LoadingStatus text={T.loading} />;
   if (course.isError) {
-    return (
-      <LoadErrorNotice
-        title={T.courseLoadError}
-        retryLabel={T.retry}
-        onRetry={() => void course.refetch()}
-        retrying={course.isFetching}
-      />
-    );
+    return <LoadErrorNotice title={T.courseLoadError} retryLabel={T.retry} query={course} />;
   }
   if (modules.isError) {
-    return (
-      <LoadErrorNotice
-        title={T.modulesLoadError}
-        retryLabel={T.retry}
-        onRetry={() => void modules.refetch()}
-        retrying={modules.isFetching}
-      />
-    );
+    return <LoadErrorNotice title={T.modulesLoadError} retryLabel={T.retry} query={modules} />;
   }
 
   // With no lesson chosen, the first lesson of the first module opens (replacing the address).
@@ -97,13 +70,7 @@ function Constructor({ courseId, lessonId }: { courseId: number; lessonId: numbe
 
       <Grid gap="md" align="flex-start">
         <Grid.Col span={{ base: 12, lg: 4 }}>
-          <ModulePanel
-            courseId={courseId}
-            courseTitle={course.data.title}
-            modules={modules.data}
-            openItem={openItem}
-            lessonSave={lessonSave}
-          />
+          <ModulePanel course={course.data} modules={modules.data} openItem={openItem} lessonSave={lessonSave} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 8 }}>
           {lessonId === null ? (
@@ -150,14 +117,7 @@ function LessonPane({
   if (isNotFound(lesson.error))
     return <MissingItem error={lesson.error} fallback={T.lessonMissing} courseId={courseId} />;
   if (lesson.isError) {
-    return (
-      <LoadErrorNotice
-        title={T.lessonLoadError}
-        retryLabel={T.retry}
-        onRetry={() => void lesson.refetch()}
-        retrying={lesson.isFetching}
-      />
-    );
+    return <LoadErrorNotice title={T.lessonLoadError} retryLabel={T.retry} query={lesson} />;
   }
   return <LessonEditor courseId={courseId} lesson={lesson.data} onSaveControl={onSaveControl} />;
 }

@@ -1,6 +1,6 @@
 import type { ConstructorCourse } from '@lms/contract';
-import { Box, Button, FileButton, Flex, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconPhoto, IconPhotoEdit, IconTrash } from '@tabler/icons-react';
+import { Box, Button, FileButton, Flex, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconPhoto, IconPhotoEdit } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { UnsuccessfulAnswer, errorStatus, messageOr, serverMessage } from '../../lib/errors';
@@ -8,6 +8,7 @@ import { toastError, toastSuccess } from '../../shared/toast';
 import classes from './Constructor.module.css';
 import { ConfirmDialog } from './dialogs';
 import { HeaderField } from './HeaderField';
+import { DeleteButton, PublishSwitch } from './ItemHeader';
 import { useDeleteCourse, usePublishCourse, useUpdateCourse, useUploadCourseImage } from './queries';
 import { T } from './texts';
 
@@ -147,28 +148,11 @@ export function CourseHeader({ course }: { course: ConstructorCourse }) {
         </Stack>
 
         <Stack gap="sm" align="flex-start" style={{ flex: '0 0 auto' }}>
-          <Switch
-            checked={published}
-            onChange={(event) => changeStatus(event.currentTarget.checked)}
-            color="green"
-            size="md"
-            aria-label={T.courseStatus}
-            label={
-              <Text component="span" fw={600} className={published ? classes.published : classes.unpublished}>
-                {published ? T.published : T.unpublished}
-              </Text>
-            }
-          />
+          <PublishSwitch published={published} label={T.courseStatus} large onChange={changeStatus} />
           <Group gap="xs">
-            <Button
-              variant="subtle"
-              color="red"
-              size="xs"
-              leftSection={<IconTrash size={14} aria-hidden="true" />}
-              onClick={() => setConfirmDelete(true)}
-            >
+            <DeleteButton small onClick={() => setConfirmDelete(true)}>
               {T.deleteCourse}
-            </Button>
+            </DeleteButton>
           </Group>
         </Stack>
       </Flex>

@@ -1,29 +1,12 @@
 import type { ConstructorCourse, CourseDayField } from '@lms/contract';
-import {
-  Anchor,
-  Button,
-  Divider,
-  Group,
-  Paper,
-  Radio,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { IconArrowLeft, IconDeviceFloppy, IconFileText } from '@tabler/icons-react';
+import { Button, Divider, Group, Paper, Radio, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { IconArrowLeft, IconDeviceFloppy } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { useParams } from 'react-router';
 import { Link } from '../../shared/Link';
 import { isNotFound, messageOr } from '../../lib/errors';
-import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
-import { LoadErrorNotice, LoadingStatus, Notice } from '../../shared/ListStates';
-import { useSession } from '../../shared/session';
+import { LoadErrorNotice, LoadingStatus } from '../../shared/ListStates';
 import { toastError, toastSuccess } from '../../shared/toast';
 import classes from './Constructor.module.css';
-import { canUseConstructor } from './logic';
 import { useCourse, useUpdateCourse } from './queries';
 import {
   courseSettingsFormOf,
@@ -38,13 +21,8 @@ import {
 import { digitsOnly } from './testRules';
 import { ConstructorBreadcrumbs } from './ConstructorBreadcrumbs';
 import { MissingCourse } from './loadErrors';
+import { ConstructorGate, parseId } from './ConstructorGate';
 import { T } from './texts';
-
-function parseId(raw: string | undefined): number | null {
-  if (raw === undefined || !/^\d+$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
 
 /** Visibility options (spec 03 §3): all → everyone, students → enrolled_only, none → nobody. */
 const ACCESS_OPTIONS: { value: Accessibility; label: string }[] = [
@@ -59,22 +37,11 @@ const ACCESS_OPTIONS: { value: Accessibility; label: string }[] = [
  * admins and authors; everyone else sees 'Доступ запрещен'.
  */
 export default function CourseSettingsPage() {
-  const { user } = useSession();
-  const params = useParams();
-  if (!canUseConstructor(user?.permissions)) {
-    return <AccessDeniedNotice title={T.accessDenied} hint={T.accessDeniedHint} />;
-  }
-  const courseId = parseId(params.courseId);
-  if (courseId === null) {
-    return (
-      <Notice icon={<IconFileText size={24} aria-hidden="true" />} color="red" title={T.courseLoadError}>
-        <Anchor component={Link} to="/management">
-          {T.constructor}
-        </Anchor>
-      </Notice>
-    );
-  }
-  return <CourseSettings key={courseId} courseId={courseId} />;
+  return (
+    <ConstructorGate ids={(params) => parseId(params.courseId)} badAddress={T.courseLoadError}>
+      {(courseId) => <CourseSettings key={courseId} courseId={courseId} />}
+    </ConstructorGate>
+  );
 }
 
 function CourseSettings({ courseId }: { courseId: number }) {
@@ -90,14 +57,7 @@ function CourseSettings({ courseId }: { courseId: number }) {
   let body: ReactNode;
   if (course.isPending) body = <LoadingStatus text={T.loading} />;
   else if (course.isError) {
-    body = (
-      <LoadErrorNotice
-        title={T.courseLoadError}
-        retryLabel={T.retry}
-        onRetry={() => void course.refetch()}
-        retrying={course.isFetching}
-      />
-    );
+    body = <LoadErrorNotice title={T.courseLoadError} retryLabel={T.retry} query={course} />;
   } else body = <SettingsForm key={course.data.id} course={course.data} />;
 
   return (

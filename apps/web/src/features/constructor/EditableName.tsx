@@ -1,6 +1,6 @@
 import { Skeleton, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { blockDrop, blockEnter, pastePlain } from './singleLine';
+import { singleLineHandlers } from './singleLine';
 
 /** Name auto-save delay after the last keystroke (spec 03 §4, §9). */
 export const NAME_SAVE_DELAY = 3000;
@@ -72,10 +72,7 @@ export function EditableName({
       aria-label={label}
       maxLength={255}
       autoComplete="off"
-      onChange={(event) => edit(event.currentTarget.value)}
-      onKeyDown={blockEnter}
-      onPaste={(event) => pastePlain(event, edit)}
-      onDrop={blockDrop}
+      {...singleLineHandlers(edit)}
       styles={{
         input: {
           fontSize: 'var(--mantine-h2-font-size)',

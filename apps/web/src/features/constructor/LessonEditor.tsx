@@ -1,5 +1,5 @@
 import type { ConstructorLesson, LessonBlock } from '@lms/contract';
-import { Button, Group, Menu, Paper, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Group, Menu, Paper, Stack, Text, TextInput } from '@mantine/core';
 import {
   IconClick,
   IconDeviceFloppy,
@@ -7,7 +7,6 @@ import {
   IconPhoto,
   IconPlus,
   IconTextSize,
-  IconTrash,
   IconVideo,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -24,7 +23,7 @@ import { TextBlockEditor } from './blocks/TextBlockEditor';
 import { VideoBlockEditor } from './blocks/VideoBlockEditor';
 import classes from './Constructor.module.css';
 import { ConfirmDialog } from './dialogs';
-import { EditableName } from './EditableName';
+import { DeleteButton, ItemHeader, usePublishedFlag } from './ItemHeader';
 import { LEAVE_WITHOUT_ASKING, LeaveGuard } from './LeaveGuard';
 import {
   contentsPayload,
@@ -40,7 +39,7 @@ import {
 } from './logic';
 import type { LessonSaveControl } from './ModulePanel';
 import { constructorKeys, useDeleteLesson, useSaveContents, useUpdateLesson } from './queries';
-import { blockDrop, blockEnter, pastePlain } from './singleLine';
+import { singleLineHandlers } from './singleLine';
 import { BLOCK_LABELS, T } from './texts';
 
 const MENU_ICONS: Record<EditableBlockType, ReactNode> = {
@@ -91,17 +90,9 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
   const [editing, setEditing] = useState<ReadonlySet<string>>(() => new Set());
   const [blockToDelete, setBlockToDelete] = useState<DraftBlock | null>(null);
   const [confirmLesson, setConfirmLesson] = useState(false);
-  const [published, setPublished] = useState(lesson.is_published);
-  const [seenPublished, setSeenPublished] = useState(lesson.is_published);
   const [namePending, setNamePending] = useState(false);
   const name = useRef(lesson.name);
   const saving = saveContents.isPending;
-
-  // Publish-all (or another tab) may change the flag; the switch follows the stored lesson.
-  if (lesson.is_published !== seenPublished) {
-    setSeenPublished(lesson.is_published);
-    setPublished(lesson.is_published);
-  }
 
   const change = (update: (d: LessonDraft) => LessonDraft) => {
     setDraft(update);
@@ -129,19 +120,9 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
     );
   };
 
-  const changePublished = (next: boolean) => {
-    setPublished(next);
-    updateLesson.mutate(
-      { lessonId, name: name.current, is_published: next },
-      {
-        onSuccess: ({ message }) => toastSuccess(message),
-        onError: (error) => {
-          setPublished(!next);
-          toastError(messageOr(error, T.publishStatusError));
-        },
-      },
-    );
-  };
+  const [published, changePublished] = usePublishedFlag(lesson.is_published, (next, callbacks) =>
+    updateLesson.mutate({ lessonId, name: name.current, is_published: next }, callbacks),
+  );
 
   const removeLesson = async () => {
     try {
@@ -221,63 +202,43 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
   return (
     <Stack gap="md" className={classes.fadeIn}>
       <LeaveGuard when={dirty || namePending} />
-      <Paper withBorder p={{ base: 'md', sm: 'lg' }} component="section" aria-label={T.lessonKind}>
-        <Stack gap="sm">
-          <EditableName
-            initialValue={lesson.name}
-            placeholder={T.lessonNamePlaceholder}
-            label={T.lessonName}
-            onChange={(value) => {
-              name.current = value;
-            }}
-            onSave={saveName}
-            onPendingChange={setNamePending}
-          />
-          <Group justify="space-between" gap="sm">
-            <Switch
-              checked={published}
-              onChange={(event) => changePublished(event.currentTarget.checked)}
-              color="green"
-              aria-label={T.lessonStatus}
-              label={
-                <Text
-                  component="span"
-                  fw={600}
-                  size="sm"
-                  className={published ? classes.published : classes.unpublished}
-                >
-                  {published ? T.published : T.unpublished}
-                </Text>
-              }
-            />
-            <Group gap="xs">
-              <Button
-                variant="subtle"
-                color="red"
-                leftSection={<IconTrash size={16} aria-hidden="true" />}
-                onClick={() => setConfirmLesson(true)}
-              >
-                {T.deleteLesson}
-              </Button>
-              <Button
-                leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
-                onClick={() => void save()}
-                disabled={!dirty || saving}
-              >
-                {saveLabel}
-              </Button>
-            </Group>
-          </Group>
-          <Text
-            size="xs"
-            c={dirty ? undefined : 'dimmed'}
-            className={dirty ? classes.unsaved : undefined}
-            aria-live="polite"
-          >
-            {dirty ? T.unsavedChanges : T.allSaved}
-          </Text>
-        </Stack>
-      </Paper>
+      <ItemHeader
+        kind={T.lessonKind}
+        name={{
+          initialValue: lesson.name,
+          placeholder: T.lessonNamePlaceholder,
+          label: T.lessonName,
+          onChange: (value) => {
+            name.current = value;
+          },
+          onSave: saveName,
+          onPendingChange: setNamePending,
+        }}
+        published={published}
+        statusLabel={T.lessonStatus}
+        onPublishedChange={changePublished}
+        actions={
+          <>
+            <DeleteButton onClick={() => setConfirmLesson(true)}>{T.deleteLesson}</DeleteButton>
+            <Button
+              leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
+              onClick={() => void save()}
+              disabled={!dirty || saving}
+            >
+              {saveLabel}
+            </Button>
+          </>
+        }
+      >
+        <Text
+          size="xs"
+          c={dirty ? undefined : 'dimmed'}
+          className={dirty ? classes.unsaved : undefined}
+          aria-live="polite"
+        >
+          {dirty ? T.unsavedChanges : T.allSaved}
+        </Text>
+      </ItemHeader>
 
       <Paper withBorder p={{ base: 'md', sm: 'lg' }}>
         <Stack gap="xs">
@@ -384,10 +345,7 @@ function FixedLine({
       aria-label={label}
       maxLength={1000}
       autoComplete="off"
-      onChange={(event) => onChange(event.currentTarget.value)}
-      onKeyDown={blockEnter}
-      onPaste={(event) => pastePlain(event, onChange)}
-      onDrop={blockDrop}
+      {...singleLineHandlers(onChange)}
       size={big ? 'md' : 'sm'}
       styles={big ? { input: { fontWeight: 600 } } : undefined}
     />

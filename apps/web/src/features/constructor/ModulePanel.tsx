@@ -1,38 +1,9 @@
-import type { ConstructorModule, TestSettings } from '@lms/contract';
-import {
-  Accordion,
-  ActionIcon,
-  Box,
-  Button,
-  Flex,
-  Group,
-  Menu,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
-import { DragDropContext, Draggable, Droppable, type DropResult } from '@hello-pangea/dnd';
-import {
-  IconCheck,
-  IconChevronDown,
-  IconChevronUp,
-  IconCircleCheck,
-  IconDeviceFloppy,
-  IconDots,
-  IconFileText,
-  IconGripVertical,
-  IconListCheck,
-  IconPencil,
-  IconPlus,
-  IconSend,
-  IconTrash,
-} from '@tabler/icons-react';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import type { ConstructorCourse, ConstructorModule, TestSettings } from '@lms/contract';
+import { Accordion, Box, Button, Flex, Paper, Stack, Text, Title } from '@mantine/core';
+import { DragDropContext, Droppable, type DropResult } from '@hello-pangea/dnd';
+import { IconDeviceFloppy, IconPlus, IconSend } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Link } from '../../shared/Link';
 import { messageOr } from '../../lib/errors';
 import { moveBy, moveTo } from '../../lib/reorder';
 import { SearchInput } from '../../shared/SearchInput';
@@ -44,23 +15,21 @@ import { defaultSettingsForm } from './testRules';
 import {
   itemKey,
   itemPath,
-  isOpenItem,
   moduleKey,
   moduleOfItem,
   publishOutcome,
   searchModules,
   type ModuleItem,
   type OpenItem,
-  type ShownModule,
 } from './logic';
 import { LEAVE_WITHOUT_ASKING } from './LeaveGuard';
+import { ModuleRow } from './ModuleRow';
 import {
   useCreateLesson,
   useCreateModule,
   useCreateTest,
   useDeleteModule,
   usePublishAll,
-  useRenameModule,
   useSortItems,
   useSortModules,
 } from './queries';
@@ -74,12 +43,12 @@ export interface LessonSaveControl {
 }
 
 interface ModulePanelProps {
-  courseId: number;
-  courseTitle: string;
+  course: Pick<ConstructorCourse, 'id' | 'title'>;
   modules: ConstructorModule[];
   /** The lesson or test open on the right, if any. */
   openItem: OpenItem | null;
-  lessonSave: LessonSaveControl | null;
+  /** The open lesson's save (none beside a test). */
+  lessonSave?: LessonSaveControl | null;
 }
 
 type Dialog =
@@ -94,7 +63,8 @@ type Dialog =
  * The left panel of the constructor (spec 03 §2.4): the course title, 'Поиск по курсу', publish-all,
  * save, and the module accordion with ordering by arrows and by dragging.
  */
-export function ModulePanel({ courseId, courseTitle, modules, openItem, lessonSave }: ModulePanelProps) {
+export function ModulePanel({ course, modules, openItem, lessonSave = null }: ModulePanelProps) {
+  const courseId = course.id;
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
   const [opened, setOpened] = useState<string[]>(() => {
@@ -227,9 +197,9 @@ export function ModulePanel({ courseId, courseTitle, modules, openItem, lessonSa
     <Paper withBorder p="md" component="nav" aria-label={T.structure} className={classes.panel}>
       <Stack gap="sm">
         <Title order={2} fz="lg" lh={1.3} style={{ wordBreak: 'break-word' }}>
-          {courseTitle}
+          {course.title}
         </Title>
-        <SearchInput value={query} onChange={changeQuery} placeholder={T.search} clearLabel={T.clearSearch} />
+        <SearchInput value={query} onChange={changeQuery} placeholder={T.search} />
         <Flex gap="xs" wrap="wrap">
           <Button
             variant="light"
@@ -363,302 +333,5 @@ export function ModulePanel({ courseId, courseTitle, modules, openItem, lessonSa
         onClose={() => setDialog({ kind: 'none' })}
       />
     </Paper>
-  );
-}
-
-interface ModuleRowProps {
-  entry: ShownModule;
-  index: number;
-  count: number;
-  courseId: number;
-  openItem: OpenItem | null;
-  searching: boolean;
-  onMove: (index: number, delta: -1 | 1) => void;
-  onMoveItem: (moduleId: number, items: ModuleItem[], index: number, delta: -1 | 1) => void;
-  onAddLesson: (moduleId: number) => void;
-  onDelete: (module: ConstructorModule) => void;
-}
-
-/** One module: drag handle, name (renamed inline), arrows, actions, and its lessons and tests. */
-function ModuleRow({
-  entry,
-  index,
-  count,
-  courseId,
-  openItem,
-  searching,
-  onMove,
-  onMoveItem,
-  onAddLesson,
-  onDelete,
-}: ModuleRowProps) {
-  const { module, items } = entry;
-  const [renaming, setRenaming] = useState(false);
-  // While searching the list is filtered, so the order is changed only on the full list.
-  const fixed = searching;
-
-  return (
-    <Draggable draggableId={moduleKey(module.id)} index={index} isDragDisabled={fixed || renaming}>
-      {(drag, snapshot) => (
-        <div
-          ref={drag.innerRef}
-          {...drag.draggableProps}
-          style={{ ...drag.draggableProps.style, marginBottom: 8 }}
-          className={`${classes.module} ${snapshot.isDragging ? classes.moduleDragging : ''}`}
-          data-testid="constructor-module"
-          aria-label={module.name}
-          role="group"
-        >
-          <Accordion.Item value={moduleKey(module.id)}>
-            <Group gap={2} wrap="nowrap" pr={4} pl={4}>
-              <div
-                {...drag.dragHandleProps}
-                className={`${classes.handle} ${fixed ? classes.handleDisabled : ''}`}
-                aria-label={T.dragModule(module.name)}
-              >
-                <IconGripVertical size={16} aria-hidden="true" />
-              </div>
-              {renaming ? (
-                <ModuleNameInput courseId={courseId} module={module} onDone={() => setRenaming(false)} />
-              ) : (
-                <Accordion.Control
-                  style={{ flex: 1, minWidth: 0 }}
-                  onDoubleClick={() => setRenaming(true)}
-                  icon={
-                    module.status === 'complete' ? (
-                      <IconCircleCheck size={16} color="var(--mantine-color-green-7)" aria-label={T.moduleComplete} />
-                    ) : undefined
-                  }
-                >
-                  <Text fw={600} size="sm" lineClamp={2} style={{ wordBreak: 'break-word' }}>
-                    {module.name}
-                  </Text>
-                </Accordion.Control>
-              )}
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                className={classes.arrow}
-                size="sm"
-                onClick={() => onMove(index, -1)}
-                disabled={fixed || index === 0}
-                aria-label={T.moveUp(module.name)}
-              >
-                <IconChevronUp size={16} aria-hidden="true" />
-              </ActionIcon>
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                className={classes.arrow}
-                size="sm"
-                onClick={() => onMove(index, 1)}
-                disabled={fixed || index === count - 1}
-                aria-label={T.moveDown(module.name)}
-              >
-                <IconChevronDown size={16} aria-hidden="true" />
-              </ActionIcon>
-              <Menu position="bottom-end" withinPortal returnFocus={false}>
-                <Menu.Target>
-                  <ActionIcon variant="subtle" color="gray" size="sm" aria-label={T.moduleActions(module.name)}>
-                    <IconDots size={16} aria-hidden="true" />
-                  </ActionIcon>
-                </Menu.Target>
-                <Menu.Dropdown>
-                  <Menu.Item
-                    leftSection={<IconPlus size={14} aria-hidden="true" />}
-                    onClick={() => onAddLesson(module.id)}
-                  >
-                    {T.addLesson}
-                  </Menu.Item>
-                  <Menu.Item
-                    leftSection={<IconPencil size={14} aria-hidden="true" />}
-                    onClick={() => setRenaming(true)}
-                  >
-                    {T.renameModule}
-                  </Menu.Item>
-                  <Menu.Divider />
-                  <Menu.Item
-                    color="red"
-                    leftSection={<IconTrash size={14} aria-hidden="true" />}
-                    onClick={() => onDelete(module)}
-                  >
-                    {T.deleteModule}
-                  </Menu.Item>
-                </Menu.Dropdown>
-              </Menu>
-            </Group>
-            <Accordion.Panel className={classes.fadeIn}>
-              <Stack gap={2}>
-                {items.length === 0 ? (
-                  <Text size="sm" c="dimmed" px="xs" py={4}>
-                    {T.emptyModule}
-                  </Text>
-                ) : (
-                  items.map((item, i) => (
-                    <ItemRow
-                      key={itemKey(item)}
-                      item={item}
-                      href={itemPath(courseId, item)}
-                      active={isOpenItem(openItem, item)}
-                      first={i === 0}
-                      last={i === items.length - 1}
-                      fixed={fixed}
-                      onMove={(delta) => onMoveItem(module.id, items, i, delta)}
-                    />
-                  ))
-                )}
-                <Button
-                  variant="subtle"
-                  size="xs"
-                  justify="flex-start"
-                  leftSection={<IconPlus size={14} aria-hidden="true" />}
-                  onClick={() => onAddLesson(module.id)}
-                  aria-label={`${T.addLesson} в модуль «${module.name}»`}
-                >
-                  {T.addLesson}
-                </Button>
-              </Stack>
-            </Accordion.Panel>
-          </Accordion.Item>
-        </div>
-      )}
-    </Draggable>
-  );
-}
-
-interface ItemRowProps {
-  item: ModuleItem;
-  href: string;
-  active: boolean;
-  first: boolean;
-  last: boolean;
-  fixed: boolean;
-  onMove: (delta: -1 | 1) => void;
-}
-
-/** A lesson or test of a module: a link, its published state, and up/down arrows. */
-function ItemRow({ item, href, active, first, last, fixed, onMove }: ItemRowProps) {
-  const Icon = item.type === 'lesson' ? IconFileText : IconListCheck;
-  const state = item.is_published ? T.published : T.unpublished;
-  return (
-    <Group
-      gap={2}
-      wrap="nowrap"
-      className={`${classes.item} ${active ? classes.itemActive : ''}`}
-      data-testid="constructor-item"
-    >
-      <Link to={href} className={classes.itemLink} aria-current={active ? 'page' : undefined}>
-        <Group gap={8} wrap="nowrap">
-          <Icon
-            size={16}
-            aria-label={item.type === 'lesson' ? T.lessonKind : T.testKind}
-            color="var(--mantine-color-brand-7)"
-            style={{ flex: '0 0 16px' }}
-          />
-          <Text size="sm" fw={active ? 600 : 400} truncate="end" flex={1} miw={0}>
-            {item.name || T.lessonNamePlaceholder}
-          </Text>
-          <Tooltip label={state} openDelay={200} closeDelay={200} position="top" withArrow>
-            <span
-              className={classes.statusDot}
-              style={{ background: `var(--mantine-color-${item.is_published ? 'green' : 'red'}-6)` }}
-              role="img"
-              aria-label={state}
-            />
-          </Tooltip>
-        </Group>
-      </Link>
-      <ActionIcon
-        variant="subtle"
-        color="gray"
-        className={classes.arrow}
-        size="sm"
-        onClick={() => onMove(-1)}
-        disabled={fixed || first}
-        aria-label={T.moveUp(item.name)}
-      >
-        <IconChevronUp size={14} aria-hidden="true" />
-      </ActionIcon>
-      <ActionIcon
-        variant="subtle"
-        color="gray"
-        className={classes.arrow}
-        size="sm"
-        onClick={() => onMove(1)}
-        disabled={fixed || last}
-        aria-label={T.moveDown(item.name)}
-      >
-        <IconChevronDown size={14} aria-hidden="true" />
-      </ActionIcon>
-    </Group>
-  );
-}
-
-/**
- * Inline rename of a module (spec 03 §5): Enter or leaving the field saves, Escape cancels, an empty
- * name reverts to the old one. The new name shows at once and comes back on failure.
- */
-function ModuleNameInput({
-  courseId,
-  module,
-  onDone,
-}: {
-  courseId: number;
-  module: ConstructorModule;
-  onDone: () => void;
-}) {
-  const rename = useRenameModule(courseId);
-  const [value, setValue] = useState(module.name);
-  const done = useRef(false);
-
-  const finish = (save: boolean) => {
-    if (done.current) return;
-    done.current = true;
-    onDone();
-    const name = value.trim();
-    if (!save || name === '' || name === module.name) return;
-    // The field is gone by the time the answer comes: the promise (not mutate's callbacks) reports it.
-    rename.mutateAsync({ id: module.id, name, previous: module.name }).then(
-      (message) => toastSuccess(message),
-      (error: unknown) => toastError(messageOr(error, T.moduleRenameError)),
-    );
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      finish(true);
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      finish(false);
-    }
-  };
-
-  return (
-    <Group gap={2} wrap="nowrap" flex={1} miw={0} py={4}>
-      <TextInput
-        value={value}
-        onChange={(event) => setValue(event.currentTarget.value)}
-        onKeyDown={onKeyDown}
-        onBlur={() => finish(true)}
-        aria-label={T.moduleName}
-        size="xs"
-        maxLength={255}
-        autoFocus
-        flex={1}
-        miw={0}
-      />
-      <ActionIcon
-        variant="subtle"
-        color="green"
-        size="sm"
-        aria-label={T.save}
-        onMouseDown={(event) => event.preventDefault()}
-        onClick={() => finish(true)}
-      >
-        <IconCheck size={14} aria-hidden="true" />
-      </ActionIcon>
-    </Group>
   );
 }

@@ -18,9 +18,9 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconPhoto, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
+import { IconPhoto, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
-import classes from './Constructor.module.css';
+import { MoveArrows } from './MoveArrows';
 import { IMAGE_ACCEPT, imageFileProblem, storagePath } from './logic';
 import {
   canDeleteAnswer,
@@ -66,26 +66,14 @@ export function QuestionCard({ question, number, count, statistic, onChange, onM
         <Group justify="space-between" wrap="nowrap">
           <Text fw={700}>{T.question(number)}</Text>
           <Group gap={4} wrap="nowrap">
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              className={classes.arrow}
-              disabled={number === 1}
-              onClick={() => onMove(-1)}
-              aria-label={T.questionUp(number)}
-            >
-              <IconArrowUp size={16} aria-hidden="true" />
-            </ActionIcon>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              className={classes.arrow}
-              disabled={number === count}
-              onClick={() => onMove(1)}
-              aria-label={T.questionDown(number)}
-            >
-              <IconArrowDown size={16} aria-hidden="true" />
-            </ActionIcon>
+            <MoveArrows
+              icons="arrow"
+              upLabel={T.questionUp(number)}
+              downLabel={T.questionDown(number)}
+              upDisabled={number === 1}
+              downDisabled={number === count}
+              onMove={onMove}
+            />
             <ActionIcon variant="subtle" color="red" onClick={onDelete} aria-label={T.deleteQuestion(number)}>
               <IconTrash size={16} aria-hidden="true" />
             </ActionIcon>

@@ -1,21 +1,18 @@
 import type { ConstructorTest, TestQuestion } from '@lms/contract';
-import { Anchor, Badge, Button, Grid, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconChartBar, IconDeviceFloppy, IconFileText, IconPlus, IconSettings, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconChartBar, IconDeviceFloppy, IconPlus, IconSettings } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
-import { Link } from '../../shared/Link';
+import { useNavigate, type Params } from 'react-router';
 import { isNotFound, messageOr } from '../../lib/errors';
 import { moveBy } from '../../lib/reorder';
-import { AccessDeniedNotice } from '../../shared/AccessDeniedNotice';
-import { LoadErrorNotice, LoadingStatus, Notice } from '../../shared/ListStates';
-import { useSession } from '../../shared/session';
+import { LoadErrorNotice, LoadingStatus } from '../../shared/ListStates';
 import { toastError, toastSuccess } from '../../shared/toast';
 import classes from './Constructor.module.css';
 import { ConstructorBreadcrumbs, type ConstructorPlace } from './ConstructorBreadcrumbs';
 import { ConfirmDialog } from './dialogs';
-import { EditableName } from './EditableName';
+import { DeleteButton, ItemHeader, usePublishedFlag } from './ItemHeader';
 import { LEAVE_WITHOUT_ASKING, LeaveGuard } from './LeaveGuard';
-import { canUseConstructor, findItem } from './logic';
+import { findItem } from './logic';
 import { MissingCourse, MissingItem, useLoadErrorToast } from './loadErrors';
 import { ModulePanel } from './ModulePanel';
 import { DeletedQuestions, QuestionCard } from './QuestionCard';
@@ -32,13 +29,8 @@ import {
 import { TestSettingsDialog } from './TestSettingsDialog';
 import { draftFromQuestions, newQuestion, planSave, settingsFormOf, type DraftQuestion } from './testRules';
 import { splitStatistics, statisticsHeader } from './testStatistics';
+import { ConstructorGate, parseId } from './ConstructorGate';
 import { T } from './texts';
-
-function parseId(raw: string | undefined): number | null {
-  if (raw === undefined || !/^\d+$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
 
 /**
  * The test page of the constructor (spec 03 §2.4): /management/constructor/{courseId}/test/{testId}.
@@ -46,23 +38,17 @@ function parseId(raw: string | undefined): number | null {
  * and authors; everyone else sees 'Доступ запрещен' and nothing is requested.
  */
 export default function TestEditorPage() {
-  const { user } = useSession();
-  const params = useParams();
-  if (!canUseConstructor(user?.permissions)) {
-    return <AccessDeniedNotice title={T.accessDenied} hint={T.accessDeniedHint} />;
-  }
+  return (
+    <ConstructorGate ids={testIds} badAddress={T.testLoadError}>
+      {({ courseId, testId }) => <TestScreen key={`${courseId}-${testId}`} courseId={courseId} testId={testId} />}
+    </ConstructorGate>
+  );
+}
+
+function testIds(params: Readonly<Params>) {
   const courseId = parseId(params.courseId);
   const testId = parseId(params.testId);
-  if (courseId === null || testId === null) {
-    return (
-      <Notice icon={<IconFileText size={24} aria-hidden="true" />} color="red" title={T.testLoadError}>
-        <Anchor component={Link} to="/management">
-          {T.constructor}
-        </Anchor>
-      </Notice>
-    );
-  }
-  return <TestScreen key={`${courseId}-${testId}`} courseId={courseId} testId={testId} />;
+  return courseId === null || testId === null ? null : { courseId, testId };
 }
 
 function TestScreen({ courseId, testId }: { courseId: number; testId: number }) {
@@ -85,14 +71,7 @@ function TestScreen({ courseId, testId }: { courseId: number; testId: number }) 
   else if (test.isPending || questions.isPending) pane = <LoadingStatus text={T.loading} />;
   else if (test.isError || questions.isError) {
     const failed = test.isError ? test : questions;
-    pane = (
-      <LoadErrorNotice
-        title={T.testLoadError}
-        retryLabel={T.retry}
-        onRetry={() => void failed.refetch()}
-        retrying={failed.isFetching}
-      />
-    );
+    pane = <LoadErrorNotice title={T.testLoadError} retryLabel={T.retry} query={failed} />;
   } else pane = <TestEditor courseId={courseId} test={test.data} questions={questions.data} />;
 
   const openItem = { type: 'test', id: testId } as const;
@@ -105,13 +84,7 @@ function TestScreen({ courseId, testId }: { courseId: number; testId: number }) 
       <Grid gap="md" align="flex-start">
         <Grid.Col span={{ base: 12, lg: 4 }}>
           {modules.data && course.data ? (
-            <ModulePanel
-              courseId={courseId}
-              courseTitle={course.data.title}
-              modules={modules.data}
-              openItem={openItem}
-              lessonSave={null}
-            />
+            <ModulePanel course={course.data} modules={modules.data} openItem={openItem} />
           ) : modules.isError || course.isError ? (
             <LoadErrorNotice
               title={modules.isError ? T.modulesLoadError : T.courseLoadError}
@@ -148,8 +121,6 @@ function TestEditor({ courseId, test, questions }: TestEditorProps) {
   // Unsaved: questions changed since the last save, or a name typed and not saved yet.
   const [edited, setEdited] = useState(false);
   const [namePending, setNamePending] = useState(false);
-  const [published, setPublished] = useState(test.is_published);
-  const [seenPublished, setSeenPublished] = useState(test.is_published);
   const statistics = useTestStatistics(test.id);
   const attempts = statistics.data?.attempts ?? 0;
   const figures = useMemo(
@@ -162,12 +133,6 @@ function TestEditor({ courseId, test, questions }: TestEditorProps) {
         : null,
     [statistics.data, drafts],
   );
-
-  // Publish-all (or another tab) may change the flag; the switch follows the stored test.
-  if (test.is_published !== seenPublished) {
-    setSeenPublished(test.is_published);
-    setPublished(test.is_published);
-  }
 
   const editDrafts = (update: (list: DraftQuestion[]) => DraftQuestion[]) => {
     setDrafts(update);
@@ -197,19 +162,11 @@ function TestEditor({ courseId, test, questions }: TestEditorProps) {
   };
 
   /** The test's own switch, as the lesson's (issue 30): published or not, back on a refusal. */
-  const changePublished = (next: boolean) => {
-    setPublished(next);
-    updateTest.mutate(
-      { name, is_published: next },
-      {
-        onSuccess: ({ message }) => toastSuccess(message || T.saved),
-        onError: (error) => {
-          setPublished(!next);
-          toastError(messageOr(error, T.publishStatusError));
-        },
-      },
-    );
-  };
+  const [published, changePublished] = usePublishedFlag(
+    test.is_published,
+    (next, callbacks) => updateTest.mutate({ name, is_published: next }, callbacks),
+    T.saved,
+  );
 
   const changeQuestion = (key: DraftQuestion['key'], update: (q: DraftQuestion) => DraftQuestion) =>
     editDrafts((list) => list.map((q) => (q.key === key ? update(q) : q)));
@@ -230,71 +187,57 @@ function TestEditor({ courseId, test, questions }: TestEditorProps) {
     }
   };
 
+  // 'Сохранить тест' stands in the header and under the questions.
+  const saveButton = (
+    <Button
+      leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
+      onClick={() => void save()}
+      loading={saveQuestions.isPending}
+    >
+      {T.saveTest}
+    </Button>
+  );
+
   return (
     <Stack gap="md" className={classes.fadeIn}>
       <LeaveGuard when={edited || namePending} />
-      <Paper withBorder p={{ base: 'md', sm: 'lg' }} component="section" aria-label={T.testKind}>
-        <Stack gap="sm">
+      <ItemHeader
+        kind={T.testKind}
+        top={
           <Group gap="xs">
             <Badge variant="light" color="grape" radius="sm">
               {T.testKind}
             </Badge>
           </Group>
-          <EditableName
-            initialValue={test.name}
-            placeholder={T.testNamePlaceholder}
-            label={T.testName}
-            onChange={setName}
-            onSave={saveName}
-            onPendingChange={setNamePending}
-          />
-          <Group justify="space-between" gap="sm">
-            <Switch
-              checked={published}
-              onChange={(event) => changePublished(event.currentTarget.checked)}
-              color="green"
-              aria-label={T.testStatus}
-              label={
-                <Text
-                  component="span"
-                  fw={600}
-                  size="sm"
-                  className={published ? classes.published : classes.unpublished}
-                >
-                  {published ? T.published : T.unpublished}
-                </Text>
-              }
-            />
-            <Group gap="xs">
-              <Button
-                variant="default"
-                leftSection={<IconSettings size={16} aria-hidden="true" />}
-                onClick={() => {
-                  setSettingsKey((k) => k + 1);
-                  setSettingsOpen(true);
-                }}
-              >
-                {T.testSettingsButton}
-              </Button>
-              <Button
-                variant="subtle"
-                color="red"
-                leftSection={<IconTrash size={16} aria-hidden="true" />}
-                onClick={() => setConfirmDelete(true)}
-              >
-                {T.deleteTest}
-              </Button>
-              <Button
-                leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
-                onClick={() => void save()}
-                loading={saveQuestions.isPending}
-              >
-                {T.saveTest}
-              </Button>
-            </Group>
-          </Group>
-        </Stack>
-      </Paper>
+        }
+        name={{
+          initialValue: test.name,
+          placeholder: T.testNamePlaceholder,
+          label: T.testName,
+          onChange: setName,
+          onSave: saveName,
+          onPendingChange: setNamePending,
+        }}
+        published={published}
+        statusLabel={T.testStatus}
+        onPublishedChange={changePublished}
+        actions={
+          <>
+            <Button
+              variant="default"
+              leftSection={<IconSettings size={16} aria-hidden="true" />}
+              onClick={() => {
+                setSettingsKey((k) => k + 1);
+                setSettingsOpen(true);
+              }}
+            >
+              {T.testSettingsButton}
+            </Button>
+            <DeleteButton onClick={() => setConfirmDelete(true)}>{T.deleteTest}</DeleteButton>
+            {saveButton}
+          </>
+        }
+      />
 
       <Paper withBorder p={{ base: 'md', sm: 'lg' }} component="section" aria-label={T.questions}>
         <Stack gap="md">
@@ -340,13 +283,7 @@ function TestEditor({ courseId, test, questions }: TestEditorProps) {
             >
               {T.addQuestion}
             </Button>
-            <Button
-              leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
-              onClick={() => void save()}
-              loading={saveQuestions.isPending}
-            >
-              {T.saveTest}
-            </Button>
+            {saveButton}
           </Group>
         </Stack>
       </Paper>

@@ -93,6 +93,22 @@ export function TestSettingsDialog({ opened, mode, initial, onClose, onSubmit }:
     />
   );
 
+  const countField = (key: 'max_attempts' | 'question_bank_size', label: string, error: string | undefined) => (
+    <TextInput
+      label={label}
+      value={form[key]}
+      onChange={(e) => set(key, digitsOnly(e.currentTarget.value))}
+      inputMode="numeric"
+      autoComplete="off"
+      error={error}
+      maw={220}
+    />
+  );
+
+  const toggle = (key: 'randomize_answers' | 'show_correct_answers', label: string) => (
+    <Switch label={label} checked={form[key]} onChange={(e) => set(key, e.currentTarget.checked)} />
+  );
+
   const locked = randomOrderLocked(form);
   const randomQuestions = (
     <Switch
@@ -147,28 +163,12 @@ export function TestSettingsDialog({ opened, mode, initial, onClose, onSubmit }:
             {switchRow(
               'has_attempts_limit',
               T.hasAttempts,
-              <TextInput
-                label={T.maxAttempts}
-                value={form.max_attempts}
-                onChange={(e) => set('max_attempts', digitsOnly(e.currentTarget.value))}
-                inputMode="numeric"
-                autoComplete="off"
-                error={errors.max_attempts}
-                maw={220}
-              />,
+              countField('max_attempts', T.maxAttempts, errors.max_attempts),
             )}
             {switchRow(
               'has_question_bank',
               T.hasBank,
-              <TextInput
-                label={T.bankSize}
-                value={form.question_bank_size}
-                onChange={(e) => set('question_bank_size', digitsOnly(e.currentTarget.value))}
-                inputMode="numeric"
-                autoComplete="off"
-                error={errors.question_bank_size}
-                maw={220}
-              />,
+              countField('question_bank_size', T.bankSize, errors.question_bank_size),
             )}
           </SimpleGrid>
           <Divider />
@@ -184,16 +184,8 @@ export function TestSettingsDialog({ opened, mode, initial, onClose, onSubmit }:
             >
               <div style={{ width: 'fit-content' }}>{randomQuestions}</div>
             </Tooltip>
-            <Switch
-              label={T.randomAnswers}
-              checked={form.randomize_answers}
-              onChange={(e) => set('randomize_answers', e.currentTarget.checked)}
-            />
-            <Switch
-              label={T.showCorrect}
-              checked={form.show_correct_answers}
-              onChange={(e) => set('show_correct_answers', e.currentTarget.checked)}
-            />
+            {toggle('randomize_answers', T.randomAnswers)}
+            {toggle('show_correct_answers', T.showCorrect)}
           </Stack>
           <Group justify="flex-end" gap="sm" mt="xs">
             <Button variant="default" onClick={onClose} disabled={busy}>

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { useNameForm, type NameOutcome } from '../../shared/useNameForm';
 import { T } from './texts';
 
 /** Dialogs close in 300 ms, as the name dialog of spec 03 §9. */
@@ -68,11 +69,7 @@ export function ConfirmDialog({
   );
 }
 
-/** What became of a submitted name: close the dialog, or keep it open with a message under the field. */
-export interface NameOutcome {
-  close: boolean;
-  fieldError?: string;
-}
+export type { NameOutcome } from '../../shared/useNameForm';
 
 interface NameDialogProps {
   opened: boolean;
@@ -97,42 +94,16 @@ export function NameDialog({
   onClose,
   onSubmit,
 }: NameDialogProps) {
-  const [name, setName] = useState(initialName);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    const trimmed = name.trim();
-    if (trimmed === '') {
-      setError(T.emptyName);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const outcome = await onSubmit(trimmed);
-      if (outcome.fieldError) setError(outcome.fieldError);
-      if (outcome.close) onClose();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { field, busy, onSubmit: submit } = useNameForm(initialName, T.emptyName, onSubmit, onClose);
 
   return (
     <Modal opened={opened} onClose={busy ? () => {} : onClose} title={title} size={480} {...modalLook}>
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput
             label={label}
-            value={name}
-            onChange={(event) => {
-              setName(event.currentTarget.value);
-              if (error) setError(null);
-            }}
+            {...field}
             onFocus={(event) => event.currentTarget.select()}
-            error={error}
             maxLength={255}
             data-autofocus
             autoComplete="off"

@@ -32,6 +32,7 @@ import {
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { parseAnswer, successMessage } from '../../lib/answer';
 import { http } from '../../lib/http';
+import { catalogueQueryKey } from '../../shared/queryKeys';
 import {
   moduleItems,
   sortedModules,
@@ -42,9 +43,6 @@ import {
   type ModuleItem,
 } from './logic';
 import { T } from './texts';
-
-/** The catalogue lists course titles, images and states: refreshed when the constructor changes them. */
-const CATALOGUE_KEY = ['catalogue'] as const;
 
 export const constructorKeys = {
   all: ['constructor'] as const,
@@ -121,7 +119,7 @@ function refreshModules(qc: QueryClient, courseId: number) {
 }
 
 function refreshCatalogue(qc: QueryClient) {
-  return qc.invalidateQueries({ queryKey: CATALOGUE_KEY });
+  return qc.invalidateQueries({ queryKey: catalogueQueryKey });
 }
 
 // ── the course ──

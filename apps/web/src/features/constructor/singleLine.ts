@@ -1,4 +1,4 @@
-import type { ClipboardEvent, DragEvent, KeyboardEvent } from 'react';
+import type { ChangeEvent, ClipboardEvent, DragEvent, KeyboardEvent } from 'react';
 
 /**
  * One-line fields of the lesson editor (spec 03 §5): Enter does not break the line, a paste is
@@ -37,4 +37,14 @@ export function pastePlain(event: ClipboardEvent<HTMLInputElement>, onValue: (va
   queueMicrotask(() => {
     if (document.activeElement === input) input.setSelectionRange(caret, caret);
   });
+}
+
+/** The handlers of a one-line field: typing and pasting report the new value to `onValue`. */
+export function singleLineHandlers(onValue: (value: string) => void) {
+  return {
+    onChange: (event: ChangeEvent<HTMLInputElement>) => onValue(event.currentTarget.value),
+    onKeyDown: blockEnter,
+    onPaste: (event: ClipboardEvent<HTMLInputElement>) => pastePlain(event, onValue),
+    onDrop: blockDrop,
+  };
 }

@@ -1,5 +1,6 @@
-import { COURSE_DESCRIPTION_MAX, COURSE_TITLE_MAX, OF_CHARACTERS } from '@lms/contract';
+import { CONSTRUCTOR_MESSAGES, COURSE_DESCRIPTION_MAX, COURSE_TITLE_MAX, OF_CHARACTERS } from '@lms/contract';
 import { formatCount, formatOutOf, type RuForms } from '../../lib/plural';
+import { MOVE_TEXTS, PUBLISHED_TEXTS } from '../../shared/texts';
 
 const ELEMENT_FORMS: RuForms = ['элемент', 'элемента', 'элементов'];
 
@@ -12,8 +13,8 @@ export const T = {
   accessDeniedHint: 'Конструктор курсов доступен только администраторам и авторам курсов.',
   loading: 'Загрузка...',
   retry: 'Повторить',
-  courseMissing: 'Курс не найден',
-  lessonMissing: 'Урок не найден',
+  courseMissing: CONSTRUCTOR_MESSAGES.courseNotFound,
+  lessonMissing: CONSTRUCTOR_MESSAGES.lessonNotFound,
   testMissing: 'Тест не найден',
   missingHint: 'Возможно, он удалён.',
   toCourses: 'К списку курсов',
@@ -27,7 +28,6 @@ export const T = {
   // left panel
   structure: 'Структура курса',
   search: 'Поиск по курсу',
-  clearSearch: 'Очистить поиск',
   nothingFound: 'Ничего не найдено',
   publishAll: 'Опубликовать все',
   save: 'Сохранить',
@@ -41,11 +41,9 @@ export const T = {
   renameModule: 'Переименовать',
   deleteModule: 'Удалить модуль',
   moduleName: 'Название модуля',
-  moveUp: (name: string) => `Переместить «${name}» выше`,
-  moveDown: (name: string) => `Переместить «${name}» ниже`,
+  ...MOVE_TEXTS,
   dragModule: (name: string) => `Перетащить модуль «${name}»`,
-  published: 'Опубликован',
-  unpublished: 'Не опубликован',
+  ...PUBLISHED_TEXTS,
   lessonKind: 'Урок',
   testKind: 'Тест',
   moduleComplete: 'Модуль пройден',
@@ -105,7 +103,7 @@ export const T = {
   imageFormats: 'JPG, PNG, WEBP или GIF, до 20 МБ',
   chooseFile: 'Выбрать файл',
   replaceFile: 'Заменить файл',
-  noFile: 'Файл не выбран',
+  noFile: CONSTRUCTOR_MESSAGES.noFile,
   fileLimit: 'Любой файл до 4 ГБ',
   uploading: 'Загрузка файла',
   download: 'Скачать',
@@ -119,9 +117,9 @@ export const T = {
   buttonCounter: (length: number, max: number) => `${length}/${max}`,
 
   // upload alerts (spec 03 §5, §8)
-  badImage: 'Пожалуйста, выберите файл формата .jpg, .png, .webp или .gif',
-  imageTooLarge: 'Размер файла не должен превышать 20 МБ',
-  fileTooLarge: 'Размер файла не должен превышать 4 ГБ',
+  badImage: CONSTRUCTOR_MESSAGES.badImage,
+  imageTooLarge: CONSTRUCTOR_MESSAGES.imageTooLarge,
+  fileTooLarge: CONSTRUCTOR_MESSAGES.fileTooLarge,
   imageUploadError: (detail: string) => `Произошла ошибка при загрузке изображения: ${detail}`,
   fileUploadError: 'Произошла ошибка при загрузке файла',
   unknownError: 'неизвестная ошибка',
@@ -159,19 +157,19 @@ export const T = {
   stay: 'Остаться',
 
   // success toasts (spec 03 §8; the server's message wins when it sends one)
-  saved: 'Данные сохранены',
-  imageUploaded: 'Изображение успешно загружено',
-  statusChanged: 'Статус курса успешно изменен',
-  courseDeleted: 'Курс успешно удален',
-  moduleCreated: 'Модуль успешно создан',
-  moduleRenamed: 'Название модуля успешно обновлено',
-  moduleDeleted: 'Модуль и его уроки успешно удалены',
-  modulesSorted: 'Порядок модулей успешно обновлен',
-  itemsSorted: 'Порядок элементов успешно обновлен',
-  lessonCreated: 'Урок успешно создан',
-  lessonDeleted: 'Урок успешно удален',
-  lessonRenamed: 'Название урока успешно сохранено',
-  contentsSaved: 'Изменения успешно сохранены',
+  saved: CONSTRUCTOR_MESSAGES.saved,
+  imageUploaded: CONSTRUCTOR_MESSAGES.imageUploaded,
+  statusChanged: CONSTRUCTOR_MESSAGES.statusChanged,
+  courseDeleted: CONSTRUCTOR_MESSAGES.courseDeleted,
+  moduleCreated: CONSTRUCTOR_MESSAGES.moduleCreated,
+  moduleRenamed: CONSTRUCTOR_MESSAGES.moduleRenamed,
+  moduleDeleted: CONSTRUCTOR_MESSAGES.moduleDeleted,
+  modulesSorted: CONSTRUCTOR_MESSAGES.modulesSorted,
+  itemsSorted: CONSTRUCTOR_MESSAGES.itemsSorted,
+  lessonCreated: CONSTRUCTOR_MESSAGES.lessonCreated,
+  lessonDeleted: CONSTRUCTOR_MESSAGES.lessonDeleted,
+  lessonRenamed: CONSTRUCTOR_MESSAGES.lessonRenamed,
+  contentsSaved: CONSTRUCTOR_MESSAGES.contentsSaved,
   blockDeleted: 'Блок успешно удален',
   allPublished: 'Все уроки и тесты уже опубликованы',
   publishedCount: (n: number) => `Опубликовано: ${formatCount(n, ELEMENT_FORMS)}`,
@@ -296,7 +294,7 @@ export const T = {
   accessNobody: 'Никто (курс скрыт)',
   daysHint: 'От 1 до 999',
   saveSettings: 'Сохранить',
-  settingsSaved: 'Настройки курса успешно сохранены',
+  settingsSaved: CONSTRUCTOR_MESSAGES.settingsSaved,
   settingsSaveError: 'Ошибка при сохранении настроек',
   backToConstructor: 'Вернуться в конструктор',
 } as const;

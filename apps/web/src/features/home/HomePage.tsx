@@ -46,14 +46,7 @@ function CourseList({ query, onClear }: { query: string; onClear: () => void }) 
 
   if (courses.isPending) return <LoadingStatus text={HOME_TEXTS.coursesLoading} />;
   if (courses.isError) {
-    return (
-      <LoadErrorNotice
-        title={HOME_TEXTS.coursesError}
-        retryLabel={HOME_TEXTS.retry}
-        onRetry={() => void courses.refetch()}
-        retrying={courses.isFetching}
-      />
-    );
+    return <LoadErrorNotice title={HOME_TEXTS.coursesError} retryLabel={HOME_TEXTS.retry} query={courses} />;
   }
   if (categories.length === 0) {
     return (
@@ -106,7 +99,6 @@ export default function HomePage() {
             value={query}
             onChange={setQuery}
             placeholder={HOME_TEXTS.searchPlaceholder}
-            clearLabel={HOME_TEXTS.clearSearch}
             radius="md"
             w={{ base: '100%', xs: 340 }}
           />

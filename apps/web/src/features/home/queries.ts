@@ -3,6 +3,7 @@ import { queryOptions, useQuery, type Query, type QueryClient } from '@tanstack/
 import { parseAnswer } from '../../lib/answer';
 import { http } from '../../lib/http';
 import { array, boolean, int, literal, nullable, object, oneOf, string, type Shape } from '../../lib/shape';
+import { startedLessonsQueryKey, userCoursesQueryKey } from '../../shared/queryKeys';
 
 // The contract's `userCoursesHomeResponse` and `startedLessonsResponse`, without zod (lib/shape.ts):
 // these lists are fetched at start-up, with the first files.
@@ -36,9 +37,6 @@ const startedLesson: Shape<StartedLesson> = object({
 export const startedLessonsAnswer = object({
   result: object({ success: literal(true), items: array(startedLesson) }),
 });
-
-export const userCoursesQueryKey = ['user-courses'] as const;
-export const startedLessonsQueryKey = ['started-lessons'] as const;
 
 /** GET /api/user/courses. A failure, or `result.success` false, is an error (spec 01 §8). */
 async function userCourses(loginRedirect: boolean): Promise<HomeCategory[]> {

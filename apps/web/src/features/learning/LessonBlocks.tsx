@@ -1,9 +1,8 @@
-import { safeLink, type LearnerBlock } from '@lms/contract';
+import { safeLink, videoEmbedFor, type LearnerBlock } from '@lms/contract';
 import { Anchor, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconDownload, IconExternalLink, IconFile, IconVideo } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { sanitizeRichText } from '../../lib/richText';
-import { videoEmbedFor } from '../../lib/video';
 import { imageView, linkButtons, orderBlocks, videoUrl } from './logic';
 import classes from './Learning.module.css';
 import { LEARNING_TEXTS as T, SUCCESS_GREEN } from './texts';

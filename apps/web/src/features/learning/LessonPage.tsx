@@ -1,57 +1,21 @@
-import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { isNotFound } from '../../lib/errors';
-import { Link } from '../../shared/Link';
-import { AppModal } from '../../shared/AppModal';
 import { toastError, toastSuccess } from '../../shared/toast';
+import { ConfirmModal } from './ConfirmModal';
 import { ContentsDrawer } from './ContentsDrawer';
 import { ItemNav } from './ItemNav';
 import { LessonBlocks } from './LessonBlocks';
 import { LessonFooter } from './LessonFooter';
 import { parseId } from './params';
 import { useLessonContents, useLessonProgress } from './queries';
-import { Loading, LoadError, Missing } from './states';
+import { BackLink, Loading, LoadError, Missing } from './states';
 import { LEARNING_TEXTS as T } from './texts';
 
 interface LessonViewProps {
   courseId: number;
   lessonId: number;
-}
-
-/** 'Начало урока': max 500 px, closes in 500 ms, locks the page's scroll (spec 02 §2, §9). */
-function StartDialog({
-  opened,
-  starting,
-  onCancel,
-  onConfirm,
-}: {
-  opened: boolean;
-  starting: boolean;
-  onCancel: () => void;
-  onConfirm: () => void;
-}) {
-  return (
-    <AppModal
-      opened={opened}
-      onClose={onCancel}
-      title={T.confirmTitle}
-      size={500}
-      lockScroll
-      transitionProps={{ duration: 500 }}
-    >
-      <Text>{T.confirmText}</Text>
-      <Group justify="flex-end" mt="lg" gap="sm">
-        <Button variant="default" onClick={onCancel}>
-          {T.cancel}
-        </Button>
-        <Button onClick={onConfirm} loading={starting} data-autofocus>
-          {T.yes}
-        </Button>
-      </Group>
-    </AppModal>
-  );
 }
 
 function LessonView({ courseId, lessonId }: LessonViewProps) {
@@ -96,12 +60,7 @@ function LessonView({ courseId, lessonId }: LessonViewProps) {
 
   return (
     <Stack gap="lg" maw={960}>
-      <Anchor component={Link} to={coursePath} size="sm" fw={500}>
-        <Group gap={6} wrap="nowrap" component="span">
-          <IconArrowLeft size={16} aria-hidden />
-          {T.toCourse}
-        </Group>
-      </Anchor>
+      <BackLink to={coursePath}>{T.toCourse}</BackLink>
       {lesson.isPending ? (
         <Loading />
       ) : lesson.isError ? (
@@ -132,9 +91,17 @@ function LessonView({ courseId, lessonId }: LessonViewProps) {
           />
         </>
       )}
-      <StartDialog
+      {/* 'Начало урока': max 500 px, closes in 500 ms, locks the page's scroll (spec 02 §2, §9). */}
+      <ConfirmModal
         opened={askToStart}
-        starting={start.isPending}
+        title={T.confirmTitle}
+        text={T.confirmText}
+        cancelLabel={T.cancel}
+        confirmLabel={T.yes}
+        busy={start.isPending}
+        focus="confirm"
+        lockScroll
+        transitionProps={{ duration: 500 }}
         onCancel={() => void navigate(coursePath)}
         onConfirm={onStart}
       />

@@ -1,5 +1,5 @@
-import { ActionIcon, Anchor, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconArrowLeft, IconX } from '@tabler/icons-react';
+import { ActionIcon, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconX } from '@tabler/icons-react';
 import type { AttemptView } from '@lms/contract';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -10,7 +10,7 @@ import { ContentsDrawer } from './ContentsDrawer';
 import { ItemNav } from './ItemNav';
 import { parseId } from './params';
 import { blockedUntilOf, useStartAttempt, useTest, type LearnerTestAnswer } from './queries';
-import { Loading, LoadError, Missing } from './states';
+import { BackLink, LoadError, Loading, Missing } from './states';
 import { TIMEOUT_REDIRECT_MS, deadlineOnDevice, readStoredAttempt, startErrorText, storeAttempt } from './testLogic';
 import { TestIntro } from './TestIntro';
 import { TestTaking } from './TestTaking';
@@ -119,14 +119,7 @@ function TestView({ courseId, testId }: TestIds) {
 
   return (
     <Stack gap="lg" maw={960}>
-      {taking ? null : (
-        <Anchor component={Link} to={coursePath} size="sm" fw={500}>
-          <Group gap={6} wrap="nowrap" component="span">
-            <IconArrowLeft size={16} aria-hidden />
-            {L.toCourse}
-          </Group>
-        </Anchor>
-      )}
+      {taking ? null : <BackLink to={coursePath}>{L.toCourse}</BackLink>}
       {data ? (
         <Group justify="space-between" align="flex-start" gap="md">
           <Title order={1} fz={{ base: 22, sm: 28 }} style={{ flex: '1 1 320px' }}>

@@ -1,21 +1,17 @@
 import { Anchor, Button, Group, Paper, RingProgress, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconCircleCheckFilled, IconCircleXFilled } from '@tabler/icons-react';
+import { IconCircleCheckFilled, IconCircleXFilled } from '@tabler/icons-react';
 import { useParams } from 'react-router';
 import { Link } from '../../shared/Link';
 import { formatDuration } from '../../lib/lessonTime';
 import { itemLink } from './logic';
-import { parseId } from './params';
+import { attemptIds, type AttemptIds } from './params';
 import { useAttemptResult, type AttemptResult } from './queries';
-import { Loading, LoadError } from './states';
+import { BackLink, LoadError, Loading } from './states';
 import { dateAndTime } from './testLogic';
 import { TEST_TEXTS as T } from './testTexts';
 import { LEARNING_TEXTS as L, SUCCESS_GREEN } from './texts';
 
-interface ResultIds {
-  courseId: number;
-  testId: number;
-  attemptId: number;
-}
+type ResultIds = AttemptIds;
 
 export interface ResultAction {
   label: string;
@@ -48,14 +44,7 @@ function ResultView(ids: ResultIds) {
   const { courseId, testId, attemptId } = ids;
   const query = useAttemptResult(courseId, testId, attemptId);
   const result = query.data;
-  const back = (
-    <Anchor component={Link} to={`/courses/${courseId}`} size="sm" fw={500}>
-      <Group gap={6} wrap="nowrap" component="span">
-        <IconArrowLeft size={16} aria-hidden />
-        {L.toCourse}
-      </Group>
-    </Anchor>
-  );
+  const back = <BackLink to={`/courses/${courseId}`}>{L.toCourse}</BackLink>;
   if (query.isPending) return <Loading />;
   if (query.isError || !result) {
     return (
@@ -140,12 +129,7 @@ function ResultView(ids: ResultIds) {
 
 /** Test result /courses/{id}/test/{testId}/{attemptId} (spec 02 §2 "Test result"). */
 export default function TestResultPage() {
-  const params = useParams();
-  const courseId = parseId(params.courseId);
-  const testId = parseId(params.testId);
-  const attemptId = parseId(params.attemptId);
-  if (courseId === null || testId === null || attemptId === null) return <Text c="red">{L.courseIdMissing}</Text>;
-  return (
-    <ResultView key={`${courseId}-${testId}-${attemptId}`} courseId={courseId} testId={testId} attemptId={attemptId} />
-  );
+  const ids = attemptIds(useParams());
+  if (ids === null) return <Text c="red">{L.courseIdMissing}</Text>;
+  return <ResultView key={`${ids.courseId}-${ids.testId}-${ids.attemptId}`} {...ids} />;
 }

@@ -1,13 +1,14 @@
-import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconClockHour4 } from '@tabler/icons-react';
 import type { AttemptView } from '@lms/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { serverMessage } from '../../lib/errors';
 import { formatDuration } from '../../lib/lessonTime';
-import { AppModal } from '../../shared/AppModal';
 import { toastError, toastSuccess } from '../../shared/toast';
+import { ConfirmModal } from './ConfirmModal';
 import { QuestionCard } from './QuestionCard';
+import { PageCard } from './states';
 import { useFinishAttempt, useSaveAnswer, type LearnerTestAnswer } from './queries';
 import classes from './Test.module.css';
 import { choose, firstUnanswered, nextUnanswered, questionsText, storeAttempt } from './testLogic';
@@ -60,41 +61,6 @@ function Countdown({ seconds }: { seconds: number }) {
         {formatDuration(seconds)}
       </Text>
     </Group>
-  );
-}
-
-/** Finishing with unanswered questions is confirmed first, saying how many (issue 30). */
-function FinishDialog({
-  opened,
-  unanswered,
-  finishing,
-  onCancel,
-  onConfirm,
-}: {
-  opened: boolean;
-  unanswered: number;
-  finishing: boolean;
-  onCancel: () => void;
-  onConfirm: () => void;
-}) {
-  return (
-    <AppModal
-      opened={opened}
-      onClose={onCancel}
-      title={T.confirmFinishTitle}
-      size={500}
-      closeButtonProps={{ 'aria-label': T.close }}
-    >
-      <Text>{T.unanswered(questionsText(unanswered))}</Text>
-      <Group justify="flex-end" mt="lg" gap="sm">
-        <Button variant="default" onClick={onCancel} data-autofocus>
-          {T.backToQuestions}
-        </Button>
-        <Button onClick={onConfirm} loading={finishing}>
-          {T.finishTest}
-        </Button>
-      </Group>
-    </AppModal>
   );
 }
 
@@ -222,58 +188,62 @@ export function TestTaking({ courseId, testId, data, attempt, left, onTimedOut }
         </Group>
       </div>
       <Navigator count={questions.length} current={at} isAnswered={isAnswered} onPick={setIndex} />
-      <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg">
-        <Stack gap="lg">
-          <QuestionCard
-            key={question.id}
-            question={question}
-            number={at + 1}
-            total={questions.length}
-            selected={selected}
-            readOnly={answered || expired || busy}
-            onChoose={(id) =>
-              setChoices((c) => ({ ...c, [question.id]: choose(c[question.id] ?? [], id, question.multiple) }))
-            }
-          />
-          {expired ? (
-            <Alert color="red" variant="light" icon={<IconClockHour4 size={20} />} title={T.expired} role="alert">
-              {T.autoFinish}
-            </Alert>
-          ) : answered ? (
-            <Group justify="space-between">
-              <Text fw={500} c="green.8">
-                {T.answered}
-              </Text>
-              <Button onClick={goNext} disabled={busy}>
-                {T.nextQuestion}
-              </Button>
-            </Group>
-          ) : (
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={onSkip} disabled={busy}>
-                {T.skip}
-              </Button>
-              {/*
+      <PageCard>
+        <QuestionCard
+          key={question.id}
+          question={question}
+          number={at + 1}
+          total={questions.length}
+          selected={selected}
+          readOnly={answered || expired || busy}
+          onChoose={(id) =>
+            setChoices((c) => ({ ...c, [question.id]: choose(c[question.id] ?? [], id, question.multiple) }))
+          }
+        />
+        {expired ? (
+          <Alert color="red" variant="light" icon={<IconClockHour4 size={20} />} title={T.expired} role="alert">
+            {T.autoFinish}
+          </Alert>
+        ) : answered ? (
+          <Group justify="space-between">
+            <Text fw={500} c="green.8">
+              {T.answered}
+            </Text>
+            <Button onClick={goNext} disabled={busy}>
+              {T.nextQuestion}
+            </Button>
+          </Group>
+        ) : (
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onSkip} disabled={busy}>
+              {T.skip}
+            </Button>
+            {/*
                 No `loading` and no `disabled` while saving: the loader would hide 'Сохранение...' and the
                 disabled look grey it out (spec 02 §2); a second click is refused by `onAnswer`.
               */}
-              <Button
-                color={SUCCESS_GREEN}
-                onClick={onAnswer}
-                disabled={selected.length === 0 || finish.isPending}
-                aria-disabled={save.isPending || undefined}
-                leftSection={save.isPending ? <Loader size={14} color="currentColor" aria-hidden /> : undefined}
-              >
-                {save.isPending ? T.saving : T.answer}
-              </Button>
-            </Group>
-          )}
-        </Stack>
-      </Paper>
-      <FinishDialog
+            <Button
+              color={SUCCESS_GREEN}
+              onClick={onAnswer}
+              disabled={selected.length === 0 || finish.isPending}
+              aria-disabled={save.isPending || undefined}
+              leftSection={save.isPending ? <Loader size={14} color="currentColor" aria-hidden /> : undefined}
+            >
+              {save.isPending ? T.saving : T.answer}
+            </Button>
+          </Group>
+        )}
+      </PageCard>
+      {/* Finishing with unanswered questions is confirmed first, saying how many (issue 30). */}
+      <ConfirmModal
         opened={confirming && !expired}
-        unanswered={unanswered}
-        finishing={finish.isPending}
+        title={T.confirmFinishTitle}
+        text={T.unanswered(questionsText(unanswered))}
+        cancelLabel={T.backToQuestions}
+        confirmLabel={T.finishTest}
+        busy={finish.isPending}
+        focus="cancel"
+        closeButtonProps={{ 'aria-label': T.close }}
         onCancel={() => setConfirming(false)}
         onConfirm={finishNow}
       />

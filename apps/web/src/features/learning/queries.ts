@@ -16,11 +16,10 @@ import {
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { parseAnswer } from '../../lib/answer';
 import { http, isHttpError } from '../../lib/http';
+import { homeQueryKeys } from '../../shared/queryKeys';
 
 /** Every query of this feature starts with this key, so that a completion refreshes them all. */
 export const learningKey = ['learning'] as const;
-/** The home page's lists (features/home/queries.ts), which show the course's progress. */
-const HOME_KEYS = [['user-courses'], ['started-lessons']] as const;
 
 export async function fetchModules(courseId: number): Promise<LearnerModule[]> {
   const { data } = await http.get<unknown>(`/api/courses/${courseId}/modules-structured`);
@@ -75,7 +74,7 @@ export function useLessonProgress(lessonId: number, what: 'start' | 'complete') 
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: learningKey }),
-        ...HOME_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+        ...homeQueryKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ]),
   });
 }
@@ -129,7 +128,7 @@ function useRefreshLearning() {
   return () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: learningKey }),
-      ...HOME_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      ...homeQueryKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
     ]);
 }
 

@@ -1,7 +1,9 @@
 import { LEARNING_MESSAGES } from '@lms/contract';
-import { Alert, Group, Loader, Text } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Alert, Anchor, Group, Loader, Paper, Stack, Text, type MantineSpacing } from '@mantine/core';
+import { IconAlertTriangle, IconArrowLeft } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { serverMessage } from '../../lib/errors';
+import { Link } from '../../shared/Link';
 import { MissingNotice } from '../../shared/ListStates';
 import { LEARNING_TEXTS as T } from './texts';
 
@@ -39,4 +41,25 @@ export function Missing({ error, fallback, courseId }: { error: unknown; fallbac
   const courseGone = courseId === null || title === LEARNING_MESSAGES.courseNotFound;
   const back = courseGone ? { to: '/', label: T.back } : { to: `/courses/${courseId}`, label: T.toCourse };
   return <MissingNotice title={title} hint={T.missingHint} back={back} />;
+}
+
+/** The small '← К курсу' link on top of a lesson, test, result or answers page. */
+export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Anchor component={Link} to={to} size="sm" fw={500}>
+      <Group gap={6} wrap="nowrap" component="span">
+        <IconArrowLeft size={16} aria-hidden />
+        {children}
+      </Group>
+    </Anchor>
+  );
+}
+
+/** The bordered card that holds a question or a result on the learner's pages. */
+export function PageCard({ gap = 'lg', children }: { gap?: MantineSpacing; children: ReactNode }) {
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg">
+      <Stack gap={gap}>{children}</Stack>
+    </Paper>
+  );
 }

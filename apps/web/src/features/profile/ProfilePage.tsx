@@ -15,19 +15,13 @@ import {
 } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconLock, IconMail } from '@tabler/icons-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { messageOr } from '../../lib/errors';
 import { LoadErrorNotice, LoadingStatus } from '../../shared/ListStates';
 import { SecretInput } from '../../shared/SecretInput';
+import { usePasswordForm } from '../../shared/usePasswordForm';
 import { hideToast, toastError, toastSuccess } from '../../shared/toast';
-import {
-  checkPasswordForm,
-  EMPTY_PASSWORD_FORM,
-  profileView,
-  SUBMIT_GREEN,
-  type PasswordField,
-  type PasswordForm,
-} from './profile';
+import { checkPasswordForm, EMPTY_PASSWORD_FORM, profileView, SUBMIT_GREEN, type PasswordField } from './profile';
 import { useChangePassword, useProfile, useSavePreferences } from './queries';
 import { PROFILE_TEXTS as T } from './texts';
 
@@ -45,6 +39,59 @@ function InfoRow({ label, value }: { label: string; value: string }) {
         {value}
       </Text>
     </Box>
+  );
+}
+
+/** A card of the profile page with its round icon and title (the title names the section). */
+function IconCard({
+  titleId,
+  icon,
+  title,
+  children,
+}: {
+  titleId: string;
+  icon: ReactNode;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <Paper component="section" aria-labelledby={titleId} withBorder radius="md" p={{ base: 'lg', sm: 'xl' }}>
+      <Stack gap="lg">
+        <Group gap="sm" wrap="nowrap">
+          <ThemeIcon size={40} radius="xl" variant="light" aria-hidden="true">
+            {icon}
+          </ThemeIcon>
+          <Title order={2} id={titleId} fz={{ base: 20, sm: 22 }}>
+            {title}
+          </Title>
+        </Group>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** A mail preference: a switch with its hint. */
+function MailSwitch({
+  label,
+  description,
+  checked,
+  onChange,
+}: {
+  label: string;
+  description: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <Switch
+      size="md"
+      label={label}
+      description={description}
+      checked={checked}
+      onChange={(event) => onChange(event.currentTarget.checked)}
+      styles={{ label: { fontWeight: 500 } }}
+    />
   );
 }
 
@@ -90,14 +137,7 @@ function ProfileInfo() {
     );
   }
   if (profile.isError) {
-    return (
-      <LoadErrorNotice
-        title={T.loadError}
-        retryLabel={T.retry}
-        onRetry={() => void profile.refetch()}
-        retrying={profile.isFetching}
-      />
-    );
+    return <LoadErrorNotice title={T.loadError} retryLabel={T.retry} query={profile} />;
   }
   return <ProfileCard profile={profile.data} />;
 }
@@ -135,36 +175,22 @@ function MailCard({ profile }: { profile: Profile }) {
     });
   };
   return (
-    <Paper component="section" aria-labelledby={titleId} withBorder radius="md" p={{ base: 'lg', sm: 'xl' }}>
-      <Stack gap="lg">
-        <Group gap="sm" wrap="nowrap">
-          <ThemeIcon size={40} radius="xl" variant="light" aria-hidden="true">
-            <IconMail size={22} stroke={1.8} />
-          </ThemeIcon>
-          <Title order={2} id={titleId} fz={{ base: 20, sm: 22 }}>
-            {T.mailTitle}
-          </Title>
-        </Group>
-        <Switch
-          size="md"
-          label={T.reminderMails}
-          description={T.reminderMailsHint}
-          checked={checked}
-          onChange={(event) => onChange({ reminder_mails: event.currentTarget.checked })}
-          styles={{ label: { fontWeight: 500 } }}
+    <IconCard titleId={titleId} icon={<IconMail size={22} stroke={1.8} />} title={T.mailTitle}>
+      <MailSwitch
+        label={T.reminderMails}
+        description={T.reminderMailsHint}
+        checked={checked}
+        onChange={(on) => onChange({ reminder_mails: on })}
+      />
+      {digest !== null && (
+        <MailSwitch
+          label={T.digestMails}
+          description={T.digestMailsHint}
+          checked={digest}
+          onChange={(on) => onChange({ digest_mails: on })}
         />
-        {digest !== null && (
-          <Switch
-            size="md"
-            label={T.digestMails}
-            description={T.digestMailsHint}
-            checked={digest}
-            onChange={(event) => onChange({ digest_mails: event.currentTarget.checked })}
-            styles={{ label: { fontWeight: 500 } }}
-          />
-        )}
-      </Stack>
-    </Paper>
+      )}
+    </IconCard>
   );
 }
 
@@ -179,30 +205,18 @@ function ProfileMail() {
  * the three fields; a failure shows the server's message or 'Ошибка при смене пароля'.
  */
 function PasswordCard() {
-  const [form, setForm] = useState<PasswordForm>(EMPTY_PASSWORD_FORM);
-  const [invalid, setInvalid] = useState<readonly PasswordField[]>([]);
+  const password = usePasswordForm<PasswordField>(EMPTY_PASSWORD_FORM, PASSWORD_TOAST_ID);
   const change = useChangePassword();
   const saving = change.isPending;
   const titleId = useId();
 
-  const update = (field: PasswordField) => (value: string) => {
-    setForm((old) => ({ ...old, [field]: value }));
-    if (invalid.includes(field)) setInvalid((old) => old.filter((f) => f !== field));
-  };
-
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (saving) return;
-    const problem = checkPasswordForm(form);
-    if (problem) {
-      setInvalid(problem.fields);
-      toastError(problem.message, PASSWORD_TOAST_ID);
-      return;
-    }
-    setInvalid([]);
-    change.mutate(form, {
+    if (!password.passes(checkPasswordForm(password.form))) return;
+    change.mutate(password.form, {
       onSuccess: () => {
-        setForm(EMPTY_PASSWORD_FORM);
+        password.reset();
         hideToast(PASSWORD_TOAST_ID);
         toastSuccess(T.changed);
       },
@@ -211,48 +225,24 @@ function PasswordCard() {
   };
 
   return (
-    <Paper component="section" aria-labelledby={titleId} withBorder radius="md" p={{ base: 'lg', sm: 'xl' }}>
-      <Stack gap="lg">
-        <Group gap="sm" wrap="nowrap">
-          <ThemeIcon size={40} radius="xl" variant="light" aria-hidden="true">
-            <IconLock size={22} stroke={1.8} />
-          </ThemeIcon>
-          <Title order={2} id={titleId} fz={{ base: 20, sm: 22 }}>
-            {T.passwordTitle}
-          </Title>
-        </Group>
-        <form onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
-          <Stack gap="md">
-            <SecretInput
-              label={T.oldPassword}
-              value={form.old_password}
-              autoComplete="current-password"
-              invalid={invalid.includes('old_password')}
-              onChange={update('old_password')}
-            />
-            <SecretInput
-              label={T.newPassword}
-              value={form.new_password}
-              autoComplete="new-password"
-              invalid={invalid.includes('new_password')}
-              onChange={update('new_password')}
-            />
-            <SecretInput
-              label={T.confirmation}
-              value={form.new_password_confirmation}
-              autoComplete="new-password"
-              invalid={invalid.includes('new_password_confirmation')}
-              onChange={update('new_password_confirmation')}
-            />
-            <Group justify="flex-end" mt="xs">
-              <Button type="submit" color={SUBMIT_GREEN} disabled={saving} w={{ base: '100%', xs: 'auto' }}>
-                {saving ? T.saving : T.submit}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Stack>
-    </Paper>
+    <IconCard titleId={titleId} icon={<IconLock size={22} stroke={1.8} />} title={T.passwordTitle}>
+      <form onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
+        <Stack gap="md">
+          <SecretInput label={T.oldPassword} autoComplete="current-password" {...password.field('old_password')} />
+          <SecretInput label={T.newPassword} autoComplete="new-password" {...password.field('new_password')} />
+          <SecretInput
+            label={T.confirmation}
+            autoComplete="new-password"
+            {...password.field('new_password_confirmation')}
+          />
+          <Group justify="flex-end" mt="xs">
+            <Button type="submit" color={SUBMIT_GREEN} disabled={saving} w={{ base: '100%', xs: 'auto' }}>
+              {saving ? T.saving : T.submit}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </IconCard>
   );
 }
 

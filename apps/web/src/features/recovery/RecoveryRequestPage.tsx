@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { TEXT_NETWORK_ERROR } from '../../lib/errors';
 import { loginSuffix, usePublicConfig } from '../../shared/config';
 import { GuestCard } from '../../shared/GuestCard';
-import { MailboxInput } from '../../shared/MailboxInput';
+import { GUEST_MAILBOX, MailboxInput } from '../../shared/MailboxInput';
 import { toastError } from '../../shared/toast';
 import { useRequestRecovery } from './queries';
 import { recoveryEmail, type ConfirmState } from './recovery';
@@ -59,11 +59,8 @@ export default function RecoveryRequestPage() {
       <form onSubmit={onSubmit} noValidate aria-label="Восстановление пароля">
         <Stack gap="md">
           <MailboxInput
-            label="Почта"
-            placeholder="ivanov"
+            {...GUEST_MAILBOX}
             name="email"
-            autoComplete="username"
-            autoFocus
             value={mailbox}
             disabled={busy}
             onChange={(value) => {

@@ -191,26 +191,16 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
     }
   };
 
+  // what every field of the form shares: its change, its marks, and no typing while a request runs
+  const fieldState = { onChange: set, hasError, disabled: busy };
+
   return (
     <>
       <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={T.editUserTitle}>
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="sm">
-            <PersonFields
-              value={draft}
-              onChange={set}
-              hasError={hasError}
-              suffix={suffix}
-              disabled={busy}
-              allowFullAddress
-            />
-            <RoleAndDepartment
-              roleId={draft.roleId}
-              departmentId={draft.departmentId}
-              onChange={set}
-              hasError={hasError}
-              disabled={busy}
-            />
+            <PersonFields value={draft} {...fieldState} suffix={suffix} allowFullAddress />
+            <RoleAndDepartment roleId={draft.roleId} departmentId={draft.departmentId} {...fieldState} />
           </SimpleGrid>
 
           <CourseMultiSelect

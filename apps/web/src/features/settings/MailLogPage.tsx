@@ -1,8 +1,8 @@
 import type { MailLogItem } from '@lms/contract';
-import { Badge, Button, Group, Pagination, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconRefresh } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { successMessage } from '../../lib/answer';
 import { errorStatus } from '../../lib/errors';
 import { usePublicConfig } from '../../shared/config';
@@ -20,9 +20,10 @@ import {
   useMailLog,
   useResendMail,
 } from './mailLog';
+import { PagedTableCard, PageNav, usePage } from './Paging';
 import { SettingsFrame } from './SettingsFrame';
 import { T } from './texts';
-import { AccessDenied, DataTableBody, SettingsTable, TableCard, useErrorToast } from './ui';
+import { AccessDenied, DataTableBody, SettingsTable, useErrorToast } from './ui';
 
 const COLUMNS = 5;
 
@@ -40,11 +41,9 @@ function MailLogTab() {
   const log = useMailLog(page);
   const forbidden = errorStatus(log.error) === 403;
   useErrorToast(log, T.loadError, 'settings-load-error', !forbidden);
-  const rows = log.data?.items ?? [];
-  const total = log.data?.total ?? 0;
-  const perPage = log.data?.per_page ?? MAIL_LOG_PER_PAGE;
-  const pages = Math.max(1, Math.ceil(total / perPage));
-  const shownPage = log.data?.page ?? page;
+  // a page past the end (the log cannot shrink, but a stale page number can): go to the last one
+  const paged = usePage(log, page, MAIL_LOG_PER_PAGE, setPage);
+  const { rows } = paged;
   const phone = useMediaQuery('(max-width: 47.99em)');
   const timeZone = usePublicConfig().data?.time_zone;
   const resend = useResendMail();
@@ -56,12 +55,6 @@ function MailLogTab() {
     }
   };
 
-  // a page past the end (the log cannot shrink, but a stale page number can): go to the last one
-  const pastEnd = !log.isPlaceholderData && log.isSuccess && rows.length === 0 && total > 0 && page > pages;
-  useEffect(() => {
-    if (pastEnd) setPage(pages);
-  }, [pastEnd, pages]);
-
   if (forbidden) return <AccessDenied />;
 
   return (
@@ -69,61 +62,43 @@ function MailLogTab() {
       <Text size="sm" c="dimmed">
         {M.intro}
       </Text>
-      <TableCard>
-        <div aria-busy={log.isPlaceholderData} style={{ opacity: log.isPlaceholderData ? 0.6 : 1 }}>
-          <SettingsTable
-            label={M.tab}
-            minWidth={phone ? 0 : 900}
-            head={
-              phone ? (
-                <Table.Th>{M.colMail}</Table.Th>
-              ) : (
-                <>
-                  <Table.Th>{M.colRecipient}</Table.Th>
-                  <Table.Th>{M.colKind}</Table.Th>
-                  <Table.Th>{M.colCourse}</Table.Th>
-                  <Table.Th>{M.colStatus}</Table.Th>
-                  <Table.Th>{M.colTime}</Table.Th>
-                </>
-              )
-            }
-          >
-            <DataTableBody
-              query={log}
-              rows={rows}
-              columns={phone ? 1 : COLUMNS}
-              search=""
-              emptyText={M.empty}
-              renderRow={(mail) => {
-                const props = {
-                  mail,
-                  timeZone,
-                  resending: resend.isPending && resend.variables === mail.id,
-                  onResend: () => void onResend(mail),
-                };
-                return phone ? <CompactMailRow key={mail.id} {...props} /> : <MailRow key={mail.id} {...props} />;
-              }}
-            />
-          </SettingsTable>
-        </div>
-      </TableCard>
-      {total > perPage ? (
-        <Group component="nav" aria-label={M.pages} justify="space-between" gap="sm" wrap="wrap">
-          <Text size="sm" c="dimmed">
-            {M.shown((shownPage - 1) * perPage + 1, Math.min(shownPage * perPage, total), total)}
-          </Text>
-          <Pagination
-            total={pages}
-            value={Math.min(page, pages)}
-            onChange={setPage}
-            siblings={phone ? 0 : 1}
-            size="sm"
-            radius="md"
-            getItemProps={(n) => ({ 'aria-label': T.pageN(n) })}
-            getControlProps={(control) => ({ 'aria-label': T.pageControl[control] })}
+      <PagedTableCard loading={log.isPlaceholderData}>
+        <SettingsTable
+          label={M.tab}
+          minWidth={phone ? 0 : 900}
+          head={
+            phone ? (
+              <Table.Th>{M.colMail}</Table.Th>
+            ) : (
+              <>
+                <Table.Th>{M.colRecipient}</Table.Th>
+                <Table.Th>{M.colKind}</Table.Th>
+                <Table.Th>{M.colCourse}</Table.Th>
+                <Table.Th>{M.colStatus}</Table.Th>
+                <Table.Th>{M.colTime}</Table.Th>
+              </>
+            )
+          }
+        >
+          <DataTableBody
+            query={log}
+            rows={rows}
+            columns={phone ? 1 : COLUMNS}
+            search=""
+            emptyText={M.empty}
+            renderRow={(mail) => {
+              const props = {
+                mail,
+                timeZone,
+                resending: resend.isPending && resend.variables === mail.id,
+                onResend: () => void onResend(mail),
+              };
+              return phone ? <CompactMailRow key={mail.id} {...props} /> : <MailRow key={mail.id} {...props} />;
+            }}
           />
-        </Group>
-      ) : null}
+        </SettingsTable>
+      </PagedTableCard>
+      <PageNav label={M.pages} shown={M.shown} state={paged} page={page} onChange={setPage} phone={phone} />
     </Stack>
   );
 }

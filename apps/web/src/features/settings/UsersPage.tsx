@@ -1,18 +1,7 @@
 import { initials } from '@lms/contract';
-import {
-  Avatar,
-  Center,
-  Group,
-  Pagination,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { Avatar, Center, Group, Skeleton, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { errorStatus } from '../../lib/errors';
 import { formatRelativeTime } from '../../lib/relativeTime';
 import { ExportMenu } from '../../shared/ExportMenu';
@@ -20,6 +9,7 @@ import { AddUsersModal } from './AddUsersModal';
 import { EditUserModal } from './EditUserModal';
 import { USERS_PER_PAGE, useUsersPage, type AdminUser } from './queries';
 import { SafeHtml } from './SafeHtml';
+import { PagedTableCard, PageNav, usePage } from './Paging';
 import { SettingsFrame } from './SettingsFrame';
 import { T } from './texts';
 import {
@@ -30,7 +20,6 @@ import {
   OpenButton,
   rowOpenProps,
   SettingsTable,
-  TableCard,
   Toolbar,
   useErrorToast,
   useItemModal,
@@ -65,19 +54,11 @@ function UsersTab() {
   const users = useUsersPage({ page, per_page: USERS_PER_PAGE, search: debounced });
   const forbidden = errorStatus(users.error) === 403;
   useErrorToast(users, T.loadError, 'settings-load-error', !forbidden);
-  const rows = users.data?.items ?? [];
-  const total = users.data?.total ?? 0;
-  const perPage = users.data?.per_page ?? USERS_PER_PAGE;
-  const pages = Math.max(1, Math.ceil(total / perPage));
+  // a page left empty (its last employees deleted elsewhere): go to the last one there is
+  const paged = usePage(users, page, USERS_PER_PAGE, setPage);
+  const { rows } = paged;
   // the rows shown are those of the search they were found for (the next one may still load)
   const shownSearch = users.data?.search ?? debounced;
-  const shownPage = users.data?.page ?? page;
-
-  // a page left empty (its last employees deleted elsewhere): go to the last one there is
-  const pastEnd = !users.isPlaceholderData && users.isSuccess && rows.length === 0 && total > 0 && page > pages;
-  useEffect(() => {
-    if (pastEnd) setPaging({ search: debounced, page: pages });
-  }, [pastEnd, debounced, pages]);
 
   const [addOpened, add] = useDisclosure(false);
   const edit = useItemModal<AdminUser>();
@@ -143,28 +124,8 @@ function UsersTab() {
         onAdd={add.open}
         actions={<ExportMenu path={EXPORT_PATH} filters={{ search: debounced }} grow />}
       />
-      <TableCard>
-        <div aria-busy={users.isPlaceholderData} style={{ opacity: users.isPlaceholderData ? 0.6 : 1 }}>
-          {phone ? cards : table}
-        </div>
-      </TableCard>
-      {total > perPage ? (
-        <Group component="nav" aria-label={T.usersPages} justify="space-between" gap="sm" wrap="wrap">
-          <Text size="sm" c="dimmed">
-            {T.usersShown((shownPage - 1) * perPage + 1, Math.min(shownPage * perPage, total), total)}
-          </Text>
-          <Pagination
-            total={pages}
-            value={Math.min(page, pages)}
-            onChange={setPage}
-            siblings={phone ? 0 : 1}
-            size="sm"
-            radius="md"
-            getItemProps={(n) => ({ 'aria-label': T.pageN(n) })}
-            getControlProps={(control) => ({ 'aria-label': T.pageControl[control] })}
-          />
-        </Group>
-      ) : null}
+      <PagedTableCard loading={users.isPlaceholderData}>{phone ? cards : table}</PagedTableCard>
+      <PageNav label={T.usersPages} shown={T.usersShown} state={paged} page={page} onChange={setPage} phone={phone} />
 
       <AddUsersModal opened={addOpened} onClose={add.close} />
       <EditUserModal opened={edit.opened} user={edit.item} onClose={edit.close} />

@@ -113,7 +113,6 @@ export function Toolbar({ search, onSearch, placeholder, addLabel, onAdd, addDis
         value={search}
         onChange={onSearch}
         placeholder={placeholder}
-        clearLabel="Очистить поиск"
         w={{ base: '100%', xs: 360 }}
         radius="md"
         type="search"

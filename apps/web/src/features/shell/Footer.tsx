@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Box, Group, Stack, Text } from '@mantine/core';
 import { createElement } from 'react';
 import { Logo } from '../../shared/Logo';
 import { useSocialLinks } from './queries';
-import { isSafeLink, socialIcon } from './socialIcons';
+import { isOpenableSocialLink, socialIcon } from './socialIcons';
 
 interface FooterProps {
   companyName: string | undefined;
@@ -10,7 +10,7 @@ interface FooterProps {
 
 /** Footer (spec 01 §2.3): logo, two placeholder links, copyright, social links in a new tab. */
 export function Footer({ companyName }: FooterProps) {
-  const socialLinks = useSocialLinks().filter((link) => isSafeLink(link.link));
+  const socialLinks = useSocialLinks().filter((link) => isOpenableSocialLink(link.link));
   const year = new Date().getFullYear();
   const name = companyName ?? '';
 

@@ -31,7 +31,7 @@ function loadAccountMenu(): Promise<ComponentType<AccountMenuProps>> {
  * The menu's code loads on the first hover, focus or click of the avatar (the first page does not
  * need it); a click made before it has arrived opens the menu when it does.
  */
-export function UserMenu({ user, onLogout, logoutPending = false, onNavigate }: UserMenuProps) {
+export function UserMenu({ user, logoutPending = false, ...actions }: UserMenuProps) {
   const [Menu, setMenu] = useState<ComponentType<AccountMenuProps> | null>(null);
   const [opened, setOpened] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -94,14 +94,7 @@ export function UserMenu({ user, onLogout, logoutPending = false, onNavigate }: 
 
   if (!Menu) return avatar;
   return (
-    <Menu
-      user={user}
-      onLogout={onLogout}
-      logoutPending={logoutPending}
-      onNavigate={onNavigate}
-      opened={opened}
-      onChange={setOpened}
-    >
+    <Menu user={user} {...actions} logoutPending={logoutPending} opened={opened} onChange={setOpened}>
       {avatar}
     </Menu>
   );

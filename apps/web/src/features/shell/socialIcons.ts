@@ -53,8 +53,11 @@ export function socialIcon(key: string): TablerIcon {
   return partial ? partial[1] : IconLink;
 }
 
-/** Only web and mail links are rendered; anything else (e.g. 'javascript:') is dropped. */
-export function isSafeLink(link: string): boolean {
+/**
+ * Only web, mail and Telegram links are rendered; anything else (e.g. 'javascript:') is dropped. Wider
+ * than the contract's `isSafeLink` for lesson blocks: the footer also offers 'mailto:' and 'tg:'.
+ */
+export function isOpenableSocialLink(link: string): boolean {
   try {
     const url = new URL(link, window.location.origin);
     return ['http:', 'https:', 'mailto:', 'tg:'].includes(url.protocol);

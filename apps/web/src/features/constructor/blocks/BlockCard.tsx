@@ -1,8 +1,6 @@
 import { ActionIcon, Button, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import {
   IconCheck,
-  IconChevronDown,
-  IconChevronUp,
   IconClick,
   IconFileUpload,
   IconPencil,
@@ -12,8 +10,8 @@ import {
   IconVideo,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import classes from '../Constructor.module.css';
 import type { EditableBlockType } from '../logic';
+import { MoveArrows } from '../MoveArrows';
 import { BLOCK_LABELS, T } from '../texts';
 
 const ICONS = {
@@ -62,26 +60,13 @@ export function BlockCard({ type, editing, first, last, onToggleEditing, onMove,
             </Text>
           </Group>
           <Group gap={4} wrap="nowrap">
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              className={classes.arrow}
-              onClick={() => onMove(-1)}
-              disabled={first}
-              aria-label={T.blockUp}
-            >
-              <IconChevronUp size={16} aria-hidden="true" />
-            </ActionIcon>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              className={classes.arrow}
-              onClick={() => onMove(1)}
-              disabled={last}
-              aria-label={T.blockDown}
-            >
-              <IconChevronDown size={16} aria-hidden="true" />
-            </ActionIcon>
+            <MoveArrows
+              upLabel={T.blockUp}
+              downLabel={T.blockDown}
+              upDisabled={first}
+              downDisabled={last}
+              onMove={onMove}
+            />
             <Button
               visibleFrom="sm"
               variant={editing ? 'light' : 'subtle'}

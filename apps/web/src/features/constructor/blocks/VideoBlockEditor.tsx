@@ -1,5 +1,5 @@
 import { AspectRatio, Anchor, Stack, Text, TextInput } from '@mantine/core';
-import { videoEmbedFor } from '../../../lib/video';
+import { videoEmbedFor } from '@lms/contract';
 import type { VideoBlock } from '../logic';
 import { T } from '../texts';
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { embedUrl, parseVideoLink, videoEmbedFor } from './video';
+import { embedUrl, parseVideoLink, videoEmbedFor } from '@lms/contract';
 
-describe('parseVideoLink (mirror of the server rule)', () => {
+// The contract's video-link rule (packages/contract/src/links.ts), the one the server applies when a
+// lesson is saved: the constructor previews and the lesson page embeds exactly these links.
+
+describe('parseVideoLink (the contract rule the client uses)', () => {
   it.each([
     ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'youtube', 'dQw4w9WgXcQ'],
     ['https://youtu.be/dQw4w9WgXcQ?t=10', 'youtube', 'dQw4w9WgXcQ'],

@@ -1,0 +1,29 @@
+/**
+ * The query keys more than one part of the client reads, writes or drops: the one place that names
+ * them, so that a feature refreshing another's answer cannot miss it by spelling the key again.
+ * Keys only their own feature uses stay in that feature's queries.ts (e.g. `constructorKeys`).
+ */
+
+/** The session (GET /api/check-auth): read by the guards and every screen, replaced by sign-in. */
+export const sessionQueryKey = ['check-auth'] as const;
+
+/** The public configuration (GET /api/config). */
+export const configQueryKey = ['config'] as const;
+
+/** The server's named-route table (GET /ziggy). */
+export const ziggyQueryKey = ['ziggy'] as const;
+
+/** The catalogue (GET /api/courses): refreshed when the constructor changes a course's title, image or state. */
+export const catalogueQueryKey = ['catalogue'] as const;
+
+/** The home page's courses (GET /api/user/courses). */
+export const userCoursesQueryKey = ['user-courses'] as const;
+
+/** The home page's started lessons (GET /api/user/started-lessons). */
+export const startedLessonsQueryKey = ['started-lessons'] as const;
+
+/** The home page's lists: a finished lesson or test changes both. */
+export const homeQueryKeys = [userCoursesQueryKey, startedLessonsQueryKey] as const;
+
+/** How the answers read once per page load (session, configuration, route table) are kept: never stale, never dropped. */
+export const READ_ONCE = { staleTime: Infinity, gcTime: Infinity } as const;
