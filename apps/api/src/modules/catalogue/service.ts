@@ -1,8 +1,7 @@
-import { UNCATEGORISED_ID, UNCATEGORISED_NAME, catalogueResponse, type CatalogueCategory } from '@lms/contract';
+import { UNCATEGORISED_ID, UNCATEGORISED_NAME, type CatalogueCategory } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
-import { jsonWriterFor } from '../../platform/serializer.js';
 import type { CoursesRepository } from '../courses/repository.js';
 import type { CoursesService } from '../courses/service.js';
 import type { LearningEngine } from '../progress/service.js';
@@ -26,9 +25,6 @@ export const CATALOGUE_MESSAGES = {
   noRightsCourse: 'У вас нет прав для создания курса',
 } as const;
 
-/** What the route would write for the answer: everyone's catalogue is kept as this text. */
-const writeAnswer = jsonWriterFor(catalogueResponse);
-
 const duplicate = (field: string) =>
   unprocessable(CATALOGUE_MESSAGES.duplicate, { [field]: [CATALOGUE_MESSAGES.duplicate] });
 
@@ -44,24 +40,12 @@ export class CatalogueService {
   ) {}
 
   /**
-   * The answer of `GET /api/courses`: every category (the uncategorised pseudo-category -1 last, when
-   * it has courses) with its cards, or, for a viewer enrolled nowhere and with no state
-   * (whose catalogue is everyone's), the answer's JSON text, made once per version of the kept course
-   * rows. Categories are read after that version, so the text is never older than the rows it names.
+   * Every category (the uncategorised pseudo-category -1 last, when it has courses) with its cards:
+   * every live course with the viewer's own figures, read by one indexed query (progress/viewer.ts).
    */
-  async answer(viewerId: number): Promise<{ json: Buffer } | { items: CatalogueCategory[] }> {
-    const { shared, list } = await this.engine.everyCourse(viewerId);
-    if (!shared) return { items: await this.categorised(await list()) };
-    let json = this.#sharedAnswers.get(shared);
-    if (!json) {
-      const items = await this.categorised(await list());
-      json = Buffer.from(writeAnswer({ result: { success: true, items } }));
-      this.#sharedAnswers.set(shared, json);
-    }
-    return { json };
+  async catalogue(viewerId: number): Promise<CatalogueCategory[]> {
+    return this.categorised(await this.engine.viewerCourses(viewerId));
   }
-
-  readonly #sharedAnswers = new WeakMap<object, Buffer>();
 
   private async categorised(courses: ViewerCourse[]): Promise<CatalogueCategory[]> {
     const categories = await this.repo.categories();
