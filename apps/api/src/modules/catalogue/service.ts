@@ -1,4 +1,4 @@
-import { UNCATEGORISED_ID, UNCATEGORISED_NAME, type CatalogueCategory } from '@lms/contract';
+import { UNCATEGORISED_ID, UNCATEGORISED_NAME, type CatalogueCategory, type CatalogueCourse } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
@@ -6,10 +6,8 @@ import type { CoursesRepository } from '../courses/repository.js';
 import type { CoursesService } from '../courses/service.js';
 import type { LearningEngine } from '../progress/service.js';
 import type { ViewerCourse } from '../progress/states.js';
-import { courseCard } from './cards.js';
+import { catalogueCard } from './cards.js';
 import { foldCase, type CatalogueRepository } from './repository.js';
-
-type CatalogueCourse = CatalogueCategory['items'][number];
 
 export const DEFAULT_COURSE_NAME = 'Новый курс';
 
@@ -51,13 +49,7 @@ export class CatalogueService {
     const categories = await this.repo.categories();
     const byCategory = new Map<number | null, CatalogueCourse[]>();
     for (const { course, summary } of courses) {
-      const card = {
-        ...courseCard(course, summary, { groups: course.groups, students: course.learners }),
-        url: `/management/constructor/${course.id}`,
-        description: course.description,
-        is_published: course.is_published,
-        category_id: course.category_id,
-      };
+      const card = catalogueCard(course, summary);
       const list = byCategory.get(course.category_id);
       if (list) list.push(card);
       else byCategory.set(course.category_id, [card]);

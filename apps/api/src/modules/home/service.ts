@@ -19,7 +19,7 @@ export class HomeService {
     const categories = new Map<number, HomeCategory & { sort: number }>();
     const loose: HomeCategory = { id: UNCATEGORISED_ID, name: UNCATEGORISED_NAME, items: [] };
     for (const { course, summary } of visible) {
-      const card = courseCard(course, summary, { groups: course.groups, students: course.learners });
+      const card = courseCard(course, summary);
       if (course.category_id === null) {
         loose.items.push(card);
         continue;
