@@ -13,7 +13,6 @@ import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
 import { UnitOfWork } from './db/unitOfWork.js';
-import { compactViewerChanges } from './db/versions.js';
 import { CatalogueRepository } from './modules/catalogue/repository.js';
 import { catalogueRoutes } from './modules/catalogue/routes.js';
 import { CatalogueService } from './modules/catalogue/service.js';
@@ -114,8 +113,6 @@ export interface BackgroundJobs {
    * overtaken, a transaction per batch until none is left; returns how many.
    */
   renewLearningStates(): Promise<number>;
-  /** Folds each learner's appended version rows into one (db/versions.ts); returns how many learners. */
-  compactViewerVersions(): Promise<number>;
   /**
    * Claims the deadline reminders and weekly digests that are due (each at most once) and queues
    * their mails in the outbox, which delivers them in the background.
@@ -269,7 +266,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const catalogueRepo = new CatalogueRepository(uow);
   const courseDeletion = new CoursesService(uow, courses, enrollments);
   await app.register(catalogueRoutes(new CatalogueService(uow, catalogueRepo, courses, courseDeletion, engine, clock)));
-  await app.register(homeRoutes(new HomeService(engine, clock, uow)));
+  await app.register(homeRoutes(new HomeService(engine)));
 
   const files = new FilesRepository(uow);
   const constructorService = new ConstructorService(
@@ -347,7 +344,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       }
       return renewed;
     },
-    compactViewerVersions: () => compactViewerChanges(db.kysely, db.kind),
     remind: () => reminders.pass(),
     deliverMail: () => mailer.deliver(),
     mailSettled: () => mailer.settled(),

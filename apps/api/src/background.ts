@@ -21,7 +21,7 @@ export interface JobLog {
 export const FIRST_REMINDER_PASS_MS = 30_000;
 /** The outbox's pass for retries and for mails a stopped process left (new mails go at once). */
 export const MAIL_PASS_MS = 30_000;
-/** Expired attempts, learning states to renew, version rows to fold. */
+/** Expired attempts and learning states to renew. */
 export const SWEEP_MS = 60_000;
 
 /**
@@ -69,9 +69,6 @@ export function startBackgroundJobs(app: App, config: Config, timers: Timers = n
           app.jobs.sweepExpiredAttempts().catch((err: unknown) => log.error({ err }, 'attempt sweep failed')),
           // Learning states whose next recurrence cycle opened are rewritten (reads recompute them meanwhile).
           app.jobs.renewLearningStates().catch((err: unknown) => log.error({ err }, 'learning state renewal failed')),
-          app.jobs
-            .compactViewerVersions()
-            .catch((err: unknown) => log.error({ err }, 'viewer version compaction failed')),
         ]),
       { firstMs: SWEEP_MS, everyMs: SWEEP_MS, timers, log },
     ),

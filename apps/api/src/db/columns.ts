@@ -92,7 +92,6 @@ export const COLUMNS: Registry = {
   reminder_deliveries: { user_id: 'int', course_id: 'int', cycle: 'int', kind: 'text', sent_at: 'time' },
   digest_deliveries: { user_id: 'int', week: 'text', sent: 'bool', sent_at: 'time' },
   counters: { name: 'text', value: 'int' },
-  viewer_changes: { user_id: 'int', weight: 'int' },
   mail_log: {
     id: 'id',
     recipient: 'text',

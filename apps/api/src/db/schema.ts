@@ -148,17 +148,12 @@ export interface CourseStatsTable {
   tests_total: number;
 }
 /**
- * Counts kept by triggers: 'live_users' (migration 0011), 'course_cards_version' (0013),
- * 'test_contents_version' (0014); and 'user_urgency_built', the mark of the kept rankings (0012).
+ * Counts kept by triggers: 'live_users' (migration 0011), 'test_contents_version' (0014; db/kept.ts
+ * declares it); and 'user_urgency_built', the mark of the kept rankings (0012).
  */
 export interface CountersTable {
   name: string;
   value: number;
-}
-/** Each learner's version of their own rows: the sum of their weights (migration 0015, home/viewerVersions.ts). */
-export interface ViewerChangesTable {
-  user_id: number;
-  weight: number;
 }
 /** Reminders sent, one per learner, course, cycle and kind (issue 16), owned by modules/reminders. */
 export interface ReminderDeliveriesTable {
@@ -378,7 +373,6 @@ export interface Database {
   digest_deliveries: DigestDeliveriesTable;
   mail_log: MailLogTable;
   counters: CountersTable;
-  viewer_changes: ViewerChangesTable;
   course_categories: CourseCategoriesTable;
   courses: CoursesTable;
   modules: ModulesTable;

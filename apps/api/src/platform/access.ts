@@ -26,8 +26,8 @@ declare module 'fastify' {
     /** The 403 text for a role the rule does not admit (default 'Доступ запрещен'). */
     forbiddenMessage?: string;
     /**
-     * The route answers from what the process keeps: its session lookup also reads the versions kept
-     * answers depend on (db/versions.ts). Other routes' lookups do not pay for them.
+     * Transitional, read by nothing: still declared by the users route until its kept pages go (issue
+     * 31, helper B's branch); deleted with them at merge.
      */
     readsVersions?: true;
     /**

@@ -104,8 +104,7 @@ export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void 
   app.decorateRequest('currentSession', function (this: WithSession) {
     if (!this[sessionKey]) {
       const token = this.cookies[SESSION_COOKIE];
-      const withVersions = this.routeOptions.config?.readsVersions === true;
-      this[sessionKey] = token ? sessions.resolve(token, withVersions) : Promise.resolve(null);
+      this[sessionKey] = token ? sessions.resolve(token) : Promise.resolve(null);
     }
     return this[sessionKey];
   });

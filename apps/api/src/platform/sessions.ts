@@ -1,9 +1,7 @@
 import type { RoleCode } from '@lms/contract';
-import { sql, type InferResult, type Kysely } from 'kysely';
-import { BatchedLookup } from '../db/batched.js';
+import type { InferResult, Kysely } from 'kysely';
 import { PreparedQuery } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
-import { versionColumns, versionsOf, type ReadVersions } from '../db/versions.js';
 import type { UnitOfWork } from '../db/unitOfWork.js';
 import { DAY, HOUR, MINUTE, addMs, iso, type Clock } from './clock.js';
 import { sha256 } from './tokens.js';
@@ -33,10 +31,10 @@ export interface ActiveSession {
   lastSeenAt: string;
   user: SessionUser;
   /**
-   * Read with the session, before the request reads anything else (db/versions.ts), for the routes
-   * that keep answers (route config `readsVersions`); undefined for the others.
+   * Transitional, always undefined: read by the users module until its kept pages go (issue 31,
+   * helper B's branch); deleted with them at merge.
    */
-  versions: ReadVersions | undefined;
+  versions?: undefined;
 }
 
 export interface NewSession {
@@ -49,18 +47,13 @@ export interface NewSession {
   userAgent: string | null;
 }
 
-/**
- * Every request with a session cookie asks this: compiled once (db/prepared.ts). The routes that keep
- * answers also read the versions those depend on in the same statement (`versionedSelect`), so that a
- * request answered from what is kept costs this statement alone; the others do not pay for them.
- */
+/** Every request with a session cookie asks this: compiled once (db/prepared.ts), one indexed read. */
 function sessionSelect(db: Kysely<Database>) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .innerJoin('roles', 'roles.id', 'users.role_id')
     .select([
-      'sessions.token_hash',
       'sessions.id as session_id',
       'sessions.remember',
       'sessions.expires_at',
@@ -76,25 +69,13 @@ function sessionSelect(db: Kysely<Database>) {
     ])
     .where('users.deleted_at', 'is', null);
 }
-const versionedSelect = (db: Kysely<Database>) => sessionSelect(db).select((eb) => versionColumns(eb));
 type SessionRow = InferResult<ReturnType<typeof sessionSelect>>[number];
-type VersionedRow = InferResult<ReturnType<typeof versionedSelect>>[number];
 
 const byToken = new PreparedQuery(['tokenHash'], (db, p: { tokenHash: string }) =>
   sessionSelect(db).where('sessions.token_hash', '=', p.tokenHash),
 );
-const versionedByToken = new PreparedQuery(['tokenHash'], (db, p: { tokenHash: string }) =>
-  versionedSelect(db).where('sessions.token_hash', '=', p.tokenHash),
-);
-/** PostgreSQL: the sessions of the requests of one turn of the event loop at once (db/batched.ts). */
-const byTokens = new PreparedQuery(['tokenHashes'], (db, p: { tokenHashes: readonly string[] }) =>
-  sessionSelect(db).where(sql<boolean>`sessions.token_hash = any(${p.tokenHashes})`),
-);
-const versionedByTokens = new PreparedQuery(['tokenHashes'], (db, p: { tokenHashes: readonly string[] }) =>
-  versionedSelect(db).where(sql<boolean>`sessions.token_hash = any(${p.tokenHashes})`),
-);
 
-function activeSession(row: SessionRow, versions: ReadVersions | undefined): ActiveSession {
+function activeSession(row: SessionRow): ActiveSession {
   const { session_id, remember, expires_at, last_seen_at, id, email, first_name, last_name, department_id } = row;
   return {
     sessionId: session_id,
@@ -111,30 +92,12 @@ function activeSession(row: SessionRow, versions: ReadVersions | undefined): Act
       role_name: row.role_name,
       must_change_password: row.must_change_password,
     },
-    versions,
   };
-}
-
-/** Lookups by token hash answered together on PostgreSQL (db/batched.ts) by `query`. */
-function batchedBy<R extends { token_hash: string }>(
-  uow: UnitOfWork,
-  query: PreparedQuery<{ tokenHashes: readonly string[] }, R>,
-): BatchedLookup<string, R> {
-  return new BatchedLookup(async (tokenHashes) => {
-    const rows = await query.execute(uow.db, { tokenHashes });
-    return new Map(rows.map((r) => [r.token_hash, r]));
-  });
 }
 
 /** The sessions table (DESIGN.md §6 "Sessions and CSRF"): only token hashes are stored. */
 export class SessionRepository {
-  readonly #batched: BatchedLookup<string, SessionRow>;
-  readonly #batchedWithVersions: BatchedLookup<string, VersionedRow>;
-
-  constructor(private readonly uow: UnitOfWork) {
-    this.#batched = batchedBy(uow, byTokens);
-    this.#batchedWithVersions = batchedBy(uow, versionedByTokens);
-  }
+  constructor(private readonly uow: UnitOfWork) {}
 
   private get db() {
     return this.uow.db;
@@ -157,17 +120,10 @@ export class SessionRepository {
       .execute();
   }
 
-  /** The session of a token hash with its (live) user, and the versions when asked for. */
-  async find(tokenHash: string, withVersions = false): Promise<ActiveSession | undefined> {
-    const batched = this.uow.batchesLookups;
-    if (withVersions) {
-      const row = batched
-        ? await this.#batchedWithVersions.get(tokenHash)
-        : await versionedByToken.executeTakeFirst(this.db, { tokenHash });
-      return row && activeSession(row, versionsOf(row));
-    }
-    const row = batched ? await this.#batched.get(tokenHash) : await byToken.executeTakeFirst(this.db, { tokenHash });
-    return row && activeSession(row, undefined);
+  /** The session of a token hash with its (live) user. */
+  async find(tokenHash: string): Promise<ActiveSession | undefined> {
+    const row = await byToken.executeTakeFirst(this.db, { tokenHash });
+    return row && activeSession(row);
   }
 
   /** Marks the session and its user as active (the caller writes at most once a minute). */
@@ -204,12 +160,9 @@ export class SessionResolver {
     private readonly clock: Clock,
   ) {}
 
-  /**
-   * The session of a cookie, or null when it is unknown or expired (an expired one is removed); with
-   * the versions kept answers depend on when `withVersions`.
-   */
-  async resolve(token: string, withVersions = false): Promise<ActiveSession | null> {
-    const session = await this.sessions.find(sha256(token), withVersions);
+  /** The session of a cookie, or null when it is unknown or expired (an expired one is removed). */
+  async resolve(token: string): Promise<ActiveSession | null> {
+    const session = await this.sessions.find(sha256(token));
     if (!session) return null;
     const now = this.clock.now();
     if (new Date(session.expiresAt).getTime() <= now.getTime()) {

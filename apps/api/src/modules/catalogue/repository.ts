@@ -1,7 +1,18 @@
+import { PreparedQuery } from '../../db/prepared.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { liveCategory } from '../courses/live.js';
 
 export const foldCase = (s: string) => s.trim().toLocaleLowerCase('ru-RU').replace(/ё/g, 'е');
+
+/** The live categories in their order: read by every catalogue view, so compiled once (db/prepared.ts). */
+const liveCategories = new PreparedQuery([], (db) =>
+  db
+    .selectFrom('course_categories')
+    .select(['id', 'name', 'sort_order'])
+    .where('deleted_at', 'is', null)
+    .orderBy('sort_order')
+    .orderBy('id'),
+);
 
 /** Course categories (live ones: a deleted category's row stays, with its deleted courses). */
 export class CatalogueRepository {
@@ -16,7 +27,7 @@ export class CatalogueRepository {
   }
 
   categories() {
-    return this.live().select(['id', 'name', 'sort_order']).orderBy('sort_order').orderBy('id').execute();
+    return liveCategories.execute(this.db, {});
   }
 
   category(id: number) {

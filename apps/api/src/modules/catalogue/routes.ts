@@ -10,7 +10,6 @@ import {
   successResponse,
 } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sendJsonText } from '../../platform/sendJsonText.js';
 import { CATALOGUE_MESSAGES, type CatalogueService } from './service.js';
 
 const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 422: errorResponse };
@@ -28,12 +27,9 @@ export const catalogueRoutes =
           response: { 200: catalogueResponse, ...errors },
         },
       },
-      // Everyone's catalogue is sent as the JSON text kept for it (CatalogueService.answer); the schema
-      // above documents it and writes every other answer.
-      async (request, reply) => {
-        const answer = await catalogue.answer((await request.requireUser()).id);
-        if ('json' in answer) return sendJsonText(reply, answer.json);
-        return { result: { success: true as const, items: answer.items } };
+      async (request) => {
+        const items = await catalogue.catalogue((await request.requireUser()).id);
+        return { result: { success: true as const, items } };
       },
     );
 

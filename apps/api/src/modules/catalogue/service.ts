@@ -1,16 +1,13 @@
-import { UNCATEGORISED_ID, UNCATEGORISED_NAME, catalogueResponse, type CatalogueCategory } from '@lms/contract';
+import { UNCATEGORISED_ID, UNCATEGORISED_NAME, type CatalogueCategory, type CatalogueCourse } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
-import { jsonWriterFor } from '../../platform/serializer.js';
 import type { CoursesRepository } from '../courses/repository.js';
 import type { CoursesService } from '../courses/service.js';
 import type { LearningEngine } from '../progress/service.js';
 import type { ViewerCourse } from '../progress/reads.js';
-import { courseCard } from './cards.js';
+import { catalogueCard } from './cards.js';
 import { foldCase, type CatalogueRepository } from './repository.js';
-
-type CatalogueCourse = CatalogueCategory['items'][number];
 
 export const DEFAULT_COURSE_NAME = 'Новый курс';
 
@@ -25,9 +22,6 @@ export const CATALOGUE_MESSAGES = {
   noRightsCategory: 'У вас нет прав для создания категории',
   noRightsCourse: 'У вас нет прав для создания курса',
 } as const;
-
-/** What the route would write for the answer: everyone's catalogue is kept as this text. */
-const writeAnswer = jsonWriterFor(catalogueResponse);
 
 const duplicate = (field: string) =>
   unprocessable(CATALOGUE_MESSAGES.duplicate, { [field]: [CATALOGUE_MESSAGES.duplicate] });
@@ -44,36 +38,18 @@ export class CatalogueService {
   ) {}
 
   /**
-   * The answer of `GET /api/courses`: every category (the uncategorised pseudo-category -1 last, when
-   * it has courses) with its cards, or, for a viewer enrolled nowhere and with no state
-   * (whose catalogue is everyone's), the answer's JSON text, made once per version of the kept course
-   * rows. Categories are read after that version, so the text is never older than the rows it names.
+   * Every category (the uncategorised pseudo-category -1 last, when it has courses) with its cards:
+   * every live course with the viewer's own figures, read by one indexed query (progress/viewer.ts).
    */
-  async answer(viewerId: number): Promise<{ json: Buffer } | { items: CatalogueCategory[] }> {
-    const { shared, list } = await this.engine.everyCourse(viewerId);
-    if (!shared) return { items: await this.categorised(await list()) };
-    let json = this.#sharedAnswers.get(shared);
-    if (!json) {
-      const items = await this.categorised(await list());
-      json = Buffer.from(writeAnswer({ result: { success: true, items } }));
-      this.#sharedAnswers.set(shared, json);
-    }
-    return { json };
+  async catalogue(viewerId: number): Promise<CatalogueCategory[]> {
+    return this.categorised(await this.engine.viewerCourses(viewerId));
   }
-
-  readonly #sharedAnswers = new WeakMap<object, Buffer>();
 
   private async categorised(courses: ViewerCourse[]): Promise<CatalogueCategory[]> {
     const categories = await this.repo.categories();
     const byCategory = new Map<number | null, CatalogueCourse[]>();
     for (const { course, summary } of courses) {
-      const card = {
-        ...courseCard(course, summary, { groups: course.groups, students: course.learners }),
-        url: `/management/constructor/${course.id}`,
-        description: course.description,
-        is_published: course.is_published,
-        category_id: course.category_id,
-      };
+      const card = catalogueCard(course, summary);
       const list = byCategory.get(course.category_id);
       if (list) list.push(card);
       else byCategory.set(course.category_id, [card]);

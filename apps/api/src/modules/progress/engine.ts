@@ -104,29 +104,6 @@ export function deadlineStatus(
   return 'in_order';
 }
 
-/**
- * The first instant after `now` at which what is shown of a summary read at `now` from a stored row
- * would change by time alone: its deadline status (`deadlineStatus`) or the row's end (`valid_until`,
- * when reads recompute it); Infinity when time alone changes nothing. An answer made at `now` holds
- * until then, while its rows do.
- */
-export function summaryChangesAt(
-  course: Pick<CourseRules, 'deadline_warning_days'>,
-  summary: Pick<CourseSummary, 'deadline' | 'complete'>,
-  validUntil: string | null,
-  now: number,
-): number {
-  let at = validUntil !== null ? ms(validUntil) : Infinity;
-  if (summary.deadline !== null && !summary.complete) {
-    const deadline = ms(summary.deadline);
-    const warning = deadline - course.deadline_warning_days * DAY;
-    // Almost overdue from `warning` on, overdue once past the deadline (its next millisecond).
-    if (now < warning) at = Math.min(at, warning);
-    else if (now <= deadline) at = Math.min(at, deadline + 1);
-  }
-  return at;
-}
-
 interface CycleView {
   items: ItemState[];
   done: number;

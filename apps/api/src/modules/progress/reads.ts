@@ -3,10 +3,8 @@ import type { Clock } from '../../platform/clock.js';
 import type { CoursesRepository } from '../courses/repository.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
 import { courseState, isVisible, summaryOf, type CourseRules, type CourseSummary, type StoredState } from './engine.js';
-import { KeptCourseRows } from './keptCourses.js';
 import type { ProgressRepository } from './repository.js';
 import {
-  ownCourseRows,
   viewerCourseRows,
   viewerLessonRecords,
   type ViewerCourseChoice,
@@ -37,14 +35,12 @@ const NO_TOTALS: CourseTotals = { learners: 0, lessons: 0, tests: 0 };
  */
 export class LearningStateReads {
   constructor(
-    private readonly uow: Pick<UnitOfWork, 'db'> & Partial<Pick<UnitOfWork, 'inUnit'>>,
+    private readonly uow: Pick<UnitOfWork, 'db'>,
     private readonly courses: CoursesRepository,
     private readonly progress: ProgressRepository,
     private readonly enrollment: EnrollmentRepository,
     private readonly clock: Clock,
   ) {}
-
-  private readonly keptCourses = new KeptCourseRows();
 
   private get db() {
     return this.uow.db;
@@ -108,37 +104,9 @@ export class LearningStateReads {
    * `valid_until` is recomputed by the engine for this answer, as `summaries` does.
    */
   async viewerCourses(userId: number, opts: ViewerCourseChoice = {}): Promise<ViewerCourse[]> {
-    const oneCourse = opts.courseId !== undefined || opts.courseOfTest !== undefined;
-    let rows = oneCourse ? await viewerCourseRows(this.db, userId, opts) : (await this.everyCourseRow(userId)).rows;
+    let rows = await viewerCourseRows(this.db, userId, opts);
     if (opts.visibleOnly) rows = rows.filter((r) => isVisible(r, r.enrolled_at !== null));
     return this.summarise(userId, rows);
-  }
-
-  /**
-   * Every live course with the viewer's summary (`viewerCourses` without options), and `shared` when
-   * the viewer has neither enrollment nor state in any of them: their list is then what it is for
-   * everyone, and `shared` names it (one object per version of the kept rows), so that an answer made
-   * of it may be kept for as long as it is named the same.
-   */
-  async everyCourse(userId: number): Promise<{ shared: object | undefined; list: () => Promise<ViewerCourse[]> }> {
-    const { rows, shared } = await this.everyCourseRow(userId);
-    return { shared, list: () => this.summarise(userId, rows) };
-  }
-
-  /**
-   * Every live course's row for the viewer. Outside a transaction, where only committed rows are read,
-   * they are the process's kept rows with the viewer's own rows put in their places: a course in which
-   * the viewer has neither enrollment nor state shows them what it shows to nobody.
-   */
-  private async everyCourseRow(
-    userId: number,
-  ): Promise<{ rows: readonly ViewerCourseRow[]; shared: readonly ViewerCourseRow[] | undefined }> {
-    if (this.uow.inUnit !== false) return { rows: await viewerCourseRows(this.db, userId), shared: undefined };
-    const { cardsVersion, rows: own } = await ownCourseRows(this.db, userId);
-    const kept = await this.keptCourses.rows(this.db, cardsVersion);
-    if (own.length === 0) return { rows: kept, shared: kept };
-    const ownById = new Map(own.map((r) => [r.id, r]));
-    return { rows: kept.map((r) => ownById.get(r.id) ?? r), shared: undefined };
   }
 
   private async summarise(userId: number, rows: readonly ViewerCourseRow[]): Promise<ViewerCourse[]> {

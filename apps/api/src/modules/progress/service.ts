@@ -169,11 +169,6 @@ export class LearningEngine {
     return this.reads.viewerCourses(userId, opts);
   }
 
-  /** Every live course with the viewer's summary, named `shared` when it is everyone's list (reads.ts). */
-  everyCourse(userId: number) {
-    return this.reads.everyCourse(userId);
-  }
-
   /**
    * Lessons of visible courses that the user started and has not completed in the course's current
    * cycle, newest start first (the home slider, spec 01 §2.7), with what their cards show: one query
@@ -181,23 +176,12 @@ export class LearningEngine {
    * row is past `valid_until` (a new cycle opened, not yet rewritten) go through the full engine.
    */
   async startedLessons(userId: number): Promise<StartedLesson[]> {
-    return (await this.startedLessonsUntil(userId)).items;
-  }
-
-  /**
-   * `startedLessons` with the instant from which time alone may change them (a course's row reaching
-   * its `valid_until`); when a course already past it was recomputed, that past instant, so that the
-   * answer is not kept.
-   */
-  async startedLessonsUntil(userId: number): Promise<{ items: StartedLesson[]; until: number }> {
     const now = this.clock.now().getTime();
     const records = await this.reads.viewerLessonRecords(userId);
-    let until = Infinity;
     const byLesson = new Map<number, ViewerLessonRecord[]>();
     const stale = new Set<number>();
     for (const r of records) {
       if (!isVisible(r, r.enrolled_at !== null)) continue;
-      if (r.valid_until !== null) until = Math.min(until, Date.parse(r.valid_until));
       if (r.valid_until !== null && Date.parse(r.valid_until) <= now) stale.add(r.course_id);
       else {
         const list = byLesson.get(r.lesson_id);
@@ -236,6 +220,6 @@ export class LearningEngine {
           if (item.type === 'lesson' && card) started(card, item);
         }
     }
-    return { items: out.sort((a, b) => b.started_at.localeCompare(a.started_at) || b.lesson_id - a.lesson_id), until };
+    return out.sort((a, b) => b.started_at.localeCompare(a.started_at) || b.lesson_id - a.lesson_id);
   }
 }

@@ -91,35 +91,6 @@ const visibleCourses = new PreparedQuery(['userId'], (db, { userId }: { userId: 
       ]),
     ),
 );
-/**
- * The version of what course rows show outside any viewer (courses, categories, kept counts, group
- * links; raised by triggers in each writer's transaction, migration 0013) with the live courses in
- * which the viewer has an enrollment or a stored state, in one statement: one row of nulls but the
- * version when there are none.
- */
-const ownCoursesWithVersion = new PreparedQuery(['userId'], (db, { userId }: { userId: number }) =>
-  db
-    .selectFrom('counters as v')
-    .leftJoin(
-      viewerCourseSelect(db, userId)
-        .where('c.id', 'in', (eb) =>
-          eb
-            .selectFrom('enrollments')
-            .select('course_id')
-            .where('user_id', '=', userId)
-            .union(eb.selectFrom('learning_states').select('course_id').where('user_id', '=', userId)),
-        )
-        .as('o'),
-      (j) => j.onTrue(),
-    )
-    .selectAll('o')
-    .select('v.value as cards_version')
-    .where('v.name', '=', 'course_cards_version')
-    .$castTo<{ cards_version: number } & (CourseRowRaw | { id: null })>(),
-);
-/** No user has id 0 (ids start at 1): a viewer who has no enrollment and no state anywhere. */
-const NOBODY = 0;
-
 const oneCourse = new PreparedQuery(
   ['userId', 'courseId'],
   (db, { userId, courseId }: { userId: number; courseId: number }) =>
@@ -166,22 +137,6 @@ export async function viewerCourseRows(
   return rows.map((r) => rowOf(r, userId));
 }
 
-/**
- * The live courses in which the viewer has an enrollment or a stored state, with the version of what
- * the other courses show them (`liveCourseRows`).
- */
-export async function ownCourseRows(
-  db: Kysely<Database>,
-  userId: number,
-): Promise<{ cardsVersion: number; rows: ViewerCourseRow[] }> {
-  const found = await ownCoursesWithVersion.execute(db, { userId });
-  const first = found[0];
-  if (!first) throw new Error('counters.course_cards_version is missing');
-  const rows: ViewerCourseRow[] = [];
-  for (const r of found) if (r.id !== null) rows.push(rowOf(r, userId));
-  return { cardsVersion: first.cards_version, rows };
-}
-
 function rowOf(r: CourseRowRaw, userId: number): ViewerCourseRow {
   return {
     id: r.id,
@@ -222,11 +177,6 @@ function rowOf(r: CourseRowRaw, userId: number): ViewerCourseRow {
     tests_total: r.tests_total ?? 0,
     groups: Number(r.groups ?? 0),
   };
-}
-
-/** All live courses as a viewer with no enrollment and no state anywhere sees them. */
-export function liveCourseRows(db: Kysely<Database>): Promise<ViewerCourseRow[]> {
-  return viewerCourseRows(db, NOBODY);
 }
 
 /** One of the viewer's lesson records, with the lesson's card and its course's visibility inputs. */
