@@ -62,6 +62,7 @@ describe(`migrations (${dialectName})`, () => {
         '0016_users_list_version',
         '0018_mail_outbox',
         '0019_own_password',
+        '0021_users_search',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -246,6 +247,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0016_users_list_version',
         '0018_mail_outbox',
         '0019_own_password',
+        '0021_users_search',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -323,6 +325,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0016_users_list_version',
         '0018_mail_outbox',
         '0019_own_password',
+        '0021_users_search',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
@@ -353,7 +356,7 @@ describe(`migration 0018 (${dialectName})`, () => {
           values (${to}, null, 'manager_digest', null, 'Сводка', ${sentAt})`.execute(k);
       // A gap in the ids, as rows of a rolled back insert leave.
       await sql`delete from mail_log where recipient = 'a@example.com'`.execute(k);
-      expect(await migrateToLatest(k, db.kind, db.schema)).toEqual(['0018_mail_outbox', '0019_own_password']);
+      expect(await migrateToLatest(k, db.kind, db.schema)).toEqual(['0018_mail_outbox', '0019_own_password', '0021_users_search']);
       const kept = await k.selectFrom('mail_log').selectAll().executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ id: 2, subject: 'Сводка', status: 'sent', queued_at: sentAt, sent_at: sentAt });
       expect([kept.attempts, kept.body, kept.next_attempt_at, kept.lease_owner]).toEqual([1, null, null, null]);

@@ -19,6 +19,7 @@ import { viewerVersionsMigration } from './migrations/0015_viewer_versions.js';
 import { usersListVersionMigration } from './migrations/0016_users_list_version.js';
 import { mailOutboxMigration } from './migrations/0018_mail_outbox.js';
 import { ownPasswordMigration } from './migrations/0019_own_password.js';
+import { usersSearchMigration } from './migrations/0021_users_search.js';
 import type { Database } from './schema.js';
 import { learningStatesOver } from '../modules/progress/states.js';
 
@@ -43,6 +44,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0016_users_list_version': usersListVersionMigration(kind) as Migration,
     '0018_mail_outbox': mailOutboxMigration(kind) as Migration,
     '0019_own_password': ownPasswordMigration(kind) as Migration,
+    '0021_users_search': usersSearchMigration(kind) as Migration,
   };
 }
 
