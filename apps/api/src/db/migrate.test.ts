@@ -356,7 +356,11 @@ describe(`migration 0018 (${dialectName})`, () => {
           values (${to}, null, 'manager_digest', null, 'Сводка', ${sentAt})`.execute(k);
       // A gap in the ids, as rows of a rolled back insert leave.
       await sql`delete from mail_log where recipient = 'a@example.com'`.execute(k);
-      expect(await migrateToLatest(k, db.kind, db.schema)).toEqual(['0018_mail_outbox', '0019_own_password', '0021_users_search']);
+      expect(await migrateToLatest(k, db.kind, db.schema)).toEqual([
+        '0018_mail_outbox',
+        '0019_own_password',
+        '0021_users_search',
+      ]);
       const kept = await k.selectFrom('mail_log').selectAll().executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ id: 2, subject: 'Сводка', status: 'sent', queued_at: sentAt, sent_at: sentAt });
       expect([kept.attempts, kept.body, kept.next_attempt_at, kept.lease_owner]).toEqual([1, null, null, null]);

@@ -1,8 +1,7 @@
 import type { AdminUserSort } from '@lms/contract';
 import { CompiledQuery, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type {
-  Client} from '../../test/harness.js';
+import type { Client } from '../../test/harness.js';
 import {
   clientAs,
   createDepartment,
