@@ -88,6 +88,10 @@ async function postgresSearch(db: Kysely<unknown>): Promise<void> {
   }
   await sql`alter table users add column search_text text
     generated always as (${sql.raw(searchText('', 'chr(10)'))}) stored`.execute(db);
+  // A search reads all of the index's pending list (rows written since it was last merged). Up to the
+  // default 4 MB that was ~500 pages: the planner then read every row instead (26 ms at 10 000 users
+  // after a bulk insert, against 0.25 ms once merged). Bounded at 256 kB a bulk insert is still written
+  // in batches (100 000 users in 8.6 s, against 7.2 s unbounded and 40 s without the list).
   await sql`create index users_search_trgm on users using gin (search_text ${sql.id(schema, 'gin_trgm_ops')})
-    where deleted_at is null`.execute(db);
+    with (gin_pending_list_limit = 256) where deleted_at is null`.execute(db);
 }

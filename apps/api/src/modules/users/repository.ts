@@ -32,19 +32,24 @@ export interface UserInput {
   position: string | null;
 }
 
+/** What every list of people shows of a person. */
+const PERSON = [
+  'users.id',
+  'users.first_name',
+  'users.last_name',
+  'users.email',
+  'users.photo_path',
+  'users.last_activity_at',
+] as const;
+
 /** What a user row shows: the user's columns with their department's and role's names. */
 export function shown<QB extends SelectQueryBuilder<Database, 'users', object>>(qb: QB) {
   return qb
     .innerJoin('roles', 'roles.id', 'users.role_id')
     .leftJoin('departments', 'departments.id', 'users.department_id')
     .select([
-      'users.id',
-      'users.first_name',
-      'users.last_name',
-      'users.email',
+      ...PERSON,
       'users.position',
-      'users.last_activity_at',
-      'users.photo_path',
       'users.department_id',
       'departments.name as department_name',
       'users.role_id',
@@ -93,15 +98,7 @@ export class UsersRepository {
   roster(departmentId?: number): Promise<ListedUser[]> {
     let q = this.live()
       .leftJoin('departments', 'departments.id', 'users.department_id')
-      .select([
-        'users.id',
-        'users.first_name',
-        'users.last_name',
-        'users.email',
-        'users.photo_path',
-        'users.last_activity_at',
-        'departments.name as department_name',
-      ]);
+      .select([...PERSON, 'departments.name as department_name']);
     if (departmentId !== undefined) q = q.where('users.department_id', '=', departmentId);
     return byName(q).execute();
   }
