@@ -37,10 +37,25 @@ const SCAN_ABOVE = 2_000;
 /** A LIKE pattern's wildcards taken literally (PostgreSQL's escape character is backslash). */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/**
+ * The FTS5 query for the texts that hold `key` (three characters at least): its trigrams side by side,
+ * and its last three characters for a remainder, all required, each a phrase in double quotes (its
+ * double quotes doubled). A text holding the key holds them all; the text check does the rest. A few
+ * non-overlapping terms cost a fifth of the phrase of every trigram (a first and last name at 100 000
+ * users: 0.4 ms against 2.5 ms), whose common trigrams each read a long list.
+ */
+function trigramQuery(key: string): string {
+  const chars = [...key];
+  const pieces = new Set<string>();
+  for (let at = 0; at + 3 <= chars.length; at += 3) pieces.add(chars.slice(at, at + 3).join(''));
+  if (chars.length % 3 !== 0) pieces.add(chars.slice(-3).join(''));
+  return [...pieces].map((piece) => `"${piece.replaceAll('"', '""')}"`).join(' AND ');
+}
+
 /** A search as its statements take it. */
 export interface Search {
   mode: SearchMode;
-  /** What the index is asked for (`indexed`): an FTS5 phrase on SQLite, a LIKE pattern on PostgreSQL. */
+  /** What the index is asked for (`indexed`): an FTS5 query on SQLite, a LIKE pattern on PostgreSQL. */
   key: string | null;
   /** The lower-cased search, which a user's stored text contains. */
   text: string | null;
@@ -61,8 +76,7 @@ export function searchOf(kind: DialectKind, search: string | undefined, mode?: S
   const key = at >= 2 ? text.slice(0, at + 1) : text;
   // A trigram index holds three characters.
   const chosen = mode ?? ([...text].length < 3 ? 'scanned' : 'indexed');
-  // An FTS5 phrase in double quotes is the text itself, its double quotes doubled.
-  const asked = kind === 'sqlite' ? `"${key.replaceAll('"', '""')}"` : `%${escapeLike(key)}%`;
+  const asked = kind === 'sqlite' ? trigramQuery(key) : `%${escapeLike(key)}%`;
   return { mode: chosen, key: chosen === 'indexed' ? asked : null, text };
 }
 
@@ -73,6 +87,19 @@ export interface PageShape {
   sort: AdminUserSort;
   direction: 'asc' | 'desc';
 }
+
+// Types, not interfaces: prepared.ts binds records of named values.
+type SearchSlots = {
+  key: string | null;
+  text: string | null;
+};
+type PageSlots = SearchSlots & {
+  limit: number;
+  offset: number;
+};
+
+/** The values a statement of a search binds, by how it finds its users. */
+const SEARCH_SLOTS = { all: [], scanned: ['text'], indexed: ['key', 'text'] } as const;
 
 /** Live users whose stored text contains the search. */
 function matching<QB extends SelectQueryBuilder<Database, 'users', object>>(
@@ -126,19 +153,6 @@ function ordered<QB extends SelectQueryBuilder<Database, 'users', object>>(
   for (const [key, direction] of keys) out = out.orderBy(key, direction) as QB;
   return out;
 }
-
-// Types, not interfaces: prepared.ts binds records of named values.
-type SearchSlots = {
-  key: string | null;
-  text: string | null;
-};
-type PageSlots = SearchSlots & {
-  limit: number;
-  offset: number;
-};
-
-/** The values a statement of a search binds, by how it finds its users. */
-const SEARCH_SLOTS = { all: [], scanned: ['text'], indexed: ['key', 'text'] } as const;
 
 /**
  * One page: the page's ids are chosen first, over the users and what the order needs only; the rows
