@@ -231,6 +231,8 @@ export class UserListing {
         ? await liveUsers.executeTakeFirst(db, {})
         : await countStatement({ kind, mode: search.mode }).executeTakeFirst(db, search);
     const total = Number(counted?.n ?? 0);
+    // Past the last match there is nothing to read (a search that finds nobody, above all).
+    if (query.offset >= total) return { rows: [], total };
     const broad =
       kind === 'sqlite' && search.mode === 'indexed' && (query.sort ?? 'name') === 'name' && total > SCAN_ABOVE;
     return { rows: await this.rows(query, broad ? searchOf(kind, query.search, 'scanned') : search), total };
