@@ -29,6 +29,7 @@ export const COLUMNS: Registry = {
     digest_mails: 'bool',
     must_change_password: 'bool',
     deleted_at: 'time',
+    search_text: 'text',
     ...stamps,
   },
   sessions: {

@@ -40,6 +40,11 @@ export interface UsersTable {
   must_change_password: Generated<boolean>;
   /** A deleted user's row stays so that their learning records keep their owner. */
   deleted_at: DeletedAt;
+  /**
+   * What the employees search looks in, written by the database alone (migration 0021): the name in
+   * both orders and the address, lower-cased, one per line.
+   */
+  search_text: ColumnType<string | null, never, never>;
   created_at: Stamp;
   updated_at: Stamp;
 }

@@ -35,14 +35,6 @@ export class UnitOfWork {
     return this.#current.getStore() !== undefined;
   }
 
-  /**
-   * Whether lookups may be answered together with other requests' (db/batched.ts): on PostgreSQL,
-   * where each statement is a round trip, and outside a transaction, whose reads are its own.
-   */
-  get batchesLookups(): boolean {
-    return this.kind === 'postgres' && !this.inUnit;
-  }
-
   /** Runs `work` atomically; a unit opened inside another joins it (one commit, at the outer end). */
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.inUnit) return work();

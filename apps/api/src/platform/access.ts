@@ -26,11 +26,6 @@ declare module 'fastify' {
     /** The 403 text for a role the rule does not admit (default 'Доступ запрещен'). */
     forbiddenMessage?: string;
     /**
-     * Transitional, read by nothing: still declared by the users route until its kept pages go (issue
-     * 31, helper B's branch); deleted with them at merge.
-     */
-    readsVersions?: true;
-    /**
      * Open to a signed-in user whose password an administrator mailed (`must_change_password`): the
      * call that sets their own. Every other non-public route answers 403 until then (security.ts).
      */

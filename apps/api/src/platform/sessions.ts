@@ -30,11 +30,6 @@ export interface ActiveSession {
   expiresAt: string;
   lastSeenAt: string;
   user: SessionUser;
-  /**
-   * Transitional, always undefined: read by the users module until its kept pages go (issue 31,
-   * helper B's branch); deleted with them at merge.
-   */
-  versions?: undefined;
 }
 
 export interface NewSession {
@@ -103,6 +98,7 @@ export class SessionRepository {
     return this.uow.db;
   }
 
+  /** A new session (a sign-in): its user is active from now. */
   async create(input: NewSession): Promise<void> {
     await this.db
       .insertInto('sessions')
@@ -118,6 +114,7 @@ export class SessionRepository {
         updated_at: input.now,
       })
       .execute();
+    await this.markActive(input.userId, input.now);
   }
 
   /** The session of a token hash with its (live) user. */
@@ -133,6 +130,11 @@ export class SessionRepository {
       .set({ last_seen_at: now, expires_at: expiresAt, updated_at: now })
       .where('id', '=', sessionId)
       .execute();
+    await this.markActive(userId, now);
+  }
+
+  /** The one writer of `users.last_activity_at`: a session opened or used marks its user active. */
+  private async markActive(userId: number, now: string): Promise<void> {
     await this.db.updateTable('users').set({ last_activity_at: now }).where('id', '=', userId).execute();
   }
 

@@ -37,8 +37,4 @@ export class AuthRepository {
     const { password_hash, ...user } = row;
     return { user: { ...user, role: user.role as RoleCode }, passwordHash: password_hash };
   }
-
-  async setLastActivity(userId: number, now: string): Promise<void> {
-    await this.db.updateTable('users').set({ last_activity_at: now }).where('id', '=', userId).execute();
-  }
 }

@@ -71,7 +71,6 @@ export class AuthService {
       ip: input.ip,
       userAgent: input.userAgent?.slice(0, 500) ?? null,
     });
-    await this.repo.setLastActivity(user.id, iso(now));
     return { token, remember: input.remember, user };
   }
 

@@ -1,20 +1,6 @@
-import { BatchedLookup } from '../../db/batched.js';
-import { PreparedQuery } from '../../db/prepared.js';
-import type { AdminUserSort } from '@lms/contract';
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
-
-export interface UserPageQuery {
-  search?: string | undefined;
-  sort?: AdminUserSort | undefined;
-  direction?: 'asc' | 'desc' | undefined;
-  limit: number;
-  offset: number;
-}
-
-/** A LIKE pattern's wildcards taken literally (escape character: backslash). */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface UserRecord {
   id: number;
@@ -46,23 +32,24 @@ export interface UserInput {
   position: string | null;
 }
 
-const liveUsers = new PreparedQuery([], (db) =>
-  db.selectFrom('counters').select('value as n').where('name', '=', 'live_users'),
-);
+/** What every list of people shows of a person. */
+const PERSON = [
+  'users.id',
+  'users.first_name',
+  'users.last_name',
+  'users.email',
+  'users.photo_path',
+  'users.last_activity_at',
+] as const;
 
 /** What a user row shows: the user's columns with their department's and role's names. */
-function shown<QB extends SelectQueryBuilder<Database, 'users', object>>(qb: QB) {
+export function shown<QB extends SelectQueryBuilder<Database, 'users', object>>(qb: QB) {
   return qb
     .innerJoin('roles', 'roles.id', 'users.role_id')
     .leftJoin('departments', 'departments.id', 'users.department_id')
     .select([
-      'users.id',
-      'users.first_name',
-      'users.last_name',
-      'users.email',
+      ...PERSON,
       'users.position',
-      'users.last_activity_at',
-      'users.photo_path',
       'users.department_id',
       'departments.name as department_name',
       'users.role_id',
@@ -71,120 +58,13 @@ function shown<QB extends SelectQueryBuilder<Database, 'users', object>>(qb: QB)
     ]);
 }
 
-/** The search's LIKE pattern: a case-insensitive substring; null without a search. */
-const searchPattern = (search: string | undefined) => (search ? `%${escapeLike(search.toLowerCase())}%` : null);
-
-/** What a page's statement depends on besides its values: one prepared statement per shape. */
-interface PageShape {
-  sort: AdminUserSort;
-  direction: 'asc' | 'desc';
-  searching: boolean;
+/** In the order of every list of people: by name, then id (total, so pages neither overlap nor skip). */
+function byName<QB extends SelectQueryBuilder<Database, 'users', object>>(qb: QB): QB {
+  return qb.orderBy('users.last_name').orderBy('users.first_name').orderBy('users.id') as QB;
 }
 
-/** The search of the paged list: a case-insensitive substring of the name (either order) or email. */
-function matching<QB extends SelectQueryBuilder<Database, 'users', object>>(pattern: string | null, qb: QB): QB {
-  if (pattern === null) return qb;
-  return qb.where((eb) =>
-    eb.or([
-      sql<boolean>`lower(users.first_name || ' ' || users.last_name) like ${pattern} escape '\\'`,
-      sql<boolean>`lower(users.last_name || ' ' || users.first_name) like ${pattern} escape '\\'`,
-      sql<boolean>`lower(users.email) like ${pattern} escape '\\'`,
-    ]),
-  ) as QB;
-}
-
-/**
- * The order of the paged list; it ends with the id, so it is total and consecutive pages neither
- * overlap nor skip (while nothing changes in between). Sorted by department or role, `qb` must
- * join `departments` and `roles`.
- */
-function ordered<QB extends SelectQueryBuilder<Database, 'users', object>>(
-  shape: Pick<PageShape, 'sort' | 'direction'>,
-  qb: QB,
-): QB {
-  const dir = shape.direction;
-  const keys: [RawBuilder<unknown>, 'asc' | 'desc'][] = [];
-  switch (shape.sort) {
-    case 'email':
-      keys.push([sql`users.email`, dir]);
-      break;
-    case 'department':
-      // Users without a department last, whatever the direction (the same on both databases).
-      keys.push([sql`departments.name is null`, 'asc'], [sql`departments.name`, dir]);
-      break;
-    case 'role':
-      keys.push([sql`roles.name`, dir]);
-      break;
-    case 'last_activity':
-      keys.push([sql`users.last_activity_at is null`, 'asc'], [sql`users.last_activity_at`, dir]);
-      break;
-    case 'name':
-      break;
-  }
-  keys.push([sql`users.last_name`, dir], [sql`users.first_name`, dir], [sql`users.id`, dir]);
-  let out = qb;
-  for (const [key, direction] of keys) out = out.orderBy(key, direction) as QB;
-  return out;
-}
-
-/**
- * One page: the page's ids are chosen first, over the users and what the order needs only; the rows
- * shown are then read for those ids alone: an offset skips index entries, not joined rows (page 20 of
- * 50 read and joined 1 000 rows to keep 50).
- */
-function pageQuery(
-  db: Kysely<Database>,
-  shape: PageShape,
-  slots: { pattern: string | null; limit: number; offset: number },
-) {
-  const live = matching(
-    shape.searching ? slots.pattern : null,
-    db.selectFrom('users').where('users.deleted_at', 'is', null),
-  );
-  // Sorted by a department's or a role's name, every user is joined to it to be sorted anyway.
-  const sortedByJoin = shape.sort === 'department' || shape.sort === 'role';
-  const ids = (
-    sortedByJoin
-      ? ordered(
-          shape,
-          live
-            .innerJoin('roles', 'roles.id', 'users.role_id')
-            .leftJoin('departments', 'departments.id', 'users.department_id')
-            .select('users.id as page_id'),
-        )
-      : ordered(shape, live.select('users.id as page_id'))
-  )
-    .limit(slots.limit)
-    .offset(slots.offset)
-    .as('p');
-  // The page's ids are the outer loop (SQLite keeps the left side of a cross join outside): read by
-  // order, the users index would be scanned again to spare sorting fifty rows.
-  const page = db.selectFrom(ids).crossJoin('users').whereRef('users.id', '=', 'p.page_id');
-  return ordered(shape, shown(page));
-}
-
-/**
- * Last activity of the given users, who are named by one bound value (prepared.ts binds no lists): a
- * JSON array on SQLite, an array literal on PostgreSQL.
- */
-const activityInJson = new PreparedQuery(['ids'], (db, p: { ids: string }) =>
-  db
-    .selectFrom('users')
-    .select(['users.id', 'users.last_activity_at'])
-    .where(sql<boolean>`users.id in (select value from json_each(${p.ids}))`),
-);
-const activityInArray = new PreparedQuery(['ids'], (db, p: { ids: string }) =>
-  db
-    .selectFrom('users')
-    .select(['users.id', 'users.last_activity_at'])
-    .where(sql<boolean>`users.id = any(cast(${p.ids} as integer[]))`),
-);
-
-/** Page statements by shape (prepared.ts: built and compiled once, then bound). */
-const pageQueries = new Map<
-  string,
-  PreparedQuery<{ pattern: string | null; limit: number; offset: number }, UserRecord>
->();
+/** A user's own settings that only they change (issue 16), each a yes or no. */
+type OwnSetting = 'reminder_mails' | 'digest_mails';
 
 /** The users table (live users; a deleted user's row stays for their records) and direct assignments. */
 export class UsersRepository {
@@ -194,72 +74,21 @@ export class UsersRepository {
     return this.uow.db;
   }
 
+  private live() {
+    return this.db.selectFrom('users').where('users.deleted_at', 'is', null);
+  }
+
   private base() {
-    return shown(this.db.selectFrom('users')).where('users.deleted_at', 'is', null);
+    return shown(this.live());
   }
 
   list(): Promise<UserRecord[]> {
-    return this.base().orderBy('users.last_name').orderBy('users.first_name').orderBy('users.id').execute();
+    return byName(this.base()).execute();
   }
-
-  /** One page of live users matching a search (name or email, case-insensitive substring), and their count. */
-  async page(query: UserPageQuery): Promise<{ rows: UserRecord[]; total: number }> {
-    // Without a search every live user counts: the triggers of migration 0011 keep that number.
-    const count = query.search
-      ? matching(searchPattern(query.search), this.db.selectFrom('users').where('users.deleted_at', 'is', null))
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .executeTakeFirstOrThrow()
-      : liveUsers.executeTakeFirst(this.db, {});
-    const [page, total] = await Promise.all([this.pageRows(query), count]);
-    return { rows: page, total: Number(total?.n ?? 0) };
-  }
-
-  /** The rows of `page` without the count (the export reads every page of a search this way). */
-  pageRows(query: UserPageQuery): Promise<UserRecord[]> {
-    const shape: PageShape = {
-      sort: query.sort ?? 'name',
-      direction: query.direction === 'desc' ? 'desc' : 'asc',
-      searching: Boolean(query.search),
-    };
-    const key = `${shape.sort}:${shape.direction}:${String(shape.searching)}`;
-    let prepared = pageQueries.get(key);
-    if (!prepared) {
-      prepared = new PreparedQuery(
-        shape.searching ? ['pattern', 'limit', 'offset'] : ['limit', 'offset'],
-        (db, slots) => pageQuery(db, shape, slots),
-      );
-      pageQueries.set(key, prepared);
-    }
-    return prepared.execute(this.db, {
-      pattern: searchPattern(query.search),
-      limit: query.limit,
-      offset: query.offset,
-    });
-  }
-
-  /** The last activity of each of the given users, by id (a page of the list kept, users/pages.ts). */
-  async activityOf(ids: readonly number[]): Promise<Map<number, string | null>> {
-    if (this.uow.batchesLookups) {
-      const found = await this.#activity.getAll(ids);
-      return new Map(ids.map((id, i) => [id, found[i] ?? null]));
-    }
-    const rows = await activityInJson.execute(this.db, { ids: JSON.stringify(ids) });
-    return new Map(rows.map((r) => [r.id, r.last_activity_at]));
-  }
-
-  readonly #activity = new BatchedLookup<number, string | null>(async (ids) => {
-    const rows = await activityInArray.execute(this.db, { ids: `{${ids.join(',')}}` });
-    return new Map(rows.map((r) => [r.id, r.last_activity_at]));
-  });
 
   /** Live users of a department, by name. */
   inDepartment(departmentId: number): Promise<UserRecord[]> {
-    return this.base()
-      .where('users.department_id', '=', departmentId)
-      .orderBy('users.last_name')
-      .orderBy('users.first_name')
-      .orderBy('users.id')
-      .execute();
+    return byName(this.base().where('users.department_id', '=', departmentId)).execute();
   }
 
   /**
@@ -267,21 +96,11 @@ export class UsersRepository {
    * `list`: the analytics overview reads a whole company this way.
    */
   roster(departmentId?: number): Promise<ListedUser[]> {
-    let q = this.db
-      .selectFrom('users')
+    let q = this.live()
       .leftJoin('departments', 'departments.id', 'users.department_id')
-      .select([
-        'users.id',
-        'users.first_name',
-        'users.last_name',
-        'users.email',
-        'users.photo_path',
-        'users.last_activity_at',
-        'departments.name as department_name',
-      ])
-      .where('users.deleted_at', 'is', null);
+      .select([...PERSON, 'departments.name as department_name']);
     if (departmentId !== undefined) q = q.where('users.department_id', '=', departmentId);
-    return q.orderBy('users.last_name').orderBy('users.first_name').orderBy('users.id').execute();
+    return byName(q).execute();
   }
 
   find(id: number): Promise<UserRecord | undefined> {
@@ -291,33 +110,18 @@ export class UsersRepository {
   /** Those of the given ids that are live users. */
   async existingIds(ids: readonly number[]): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('users')
-      .select('id')
-      .where('id', 'in', ids)
-      .where('deleted_at', 'is', null)
-      .execute();
+    const rows = await this.live().select('users.id').where('users.id', 'in', ids).execute();
     return rows.map((r) => r.id);
   }
 
   /** Whether a live user's photo is this stored file. */
   async photoInUse(path: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('users')
-      .select('id')
-      .where('photo_path', '=', path)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return row !== undefined;
+    return (await this.live().select('users.id').where('users.photo_path', '=', path).executeTakeFirst()) !== undefined;
   }
 
   async emailTaken(email: string, exceptId?: number): Promise<boolean> {
-    let q = this.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', email.toLowerCase())
-      .where('deleted_at', 'is', null);
-    if (exceptId) q = q.where('id', '!=', exceptId);
+    let q = this.live().select('users.id').where('users.email', '=', email.toLowerCase());
+    if (exceptId) q = q.where('users.id', '!=', exceptId);
     return (await q.executeTakeFirst()) !== undefined;
   }
 
@@ -374,13 +178,8 @@ export class UsersRepository {
 
   /** The stored hash, for a check of the user's own old password. */
   async passwordHash(id: number): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('users')
-      .select('password_hash')
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return row?.password_hash;
+    return (await this.live().select('users.password_hash').where('users.id', '=', id).executeTakeFirst())
+      ?.password_hash;
   }
 
   async setPasswordHash(id: number, passwordHash: string, mustChange: boolean, now: string): Promise<void> {
@@ -392,41 +191,34 @@ export class UsersRepository {
   }
 
   /** Whether deadline reminder mails go to the user (issue 16); undefined for no live user. */
-  async reminderMails(id: number): Promise<boolean | undefined> {
-    const row = await this.db
-      .selectFrom('users')
-      .select('reminder_mails')
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return row?.reminder_mails;
+  reminderMails(id: number): Promise<boolean | undefined> {
+    return this.ownSetting(id, 'reminder_mails');
   }
 
   /** Whether the weekly team digest goes to the user (issue 16); undefined for no live user. */
-  async digestMails(id: number): Promise<boolean | undefined> {
-    const row = await this.db
-      .selectFrom('users')
-      .select('digest_mails')
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return row?.digest_mails;
+  digestMails(id: number): Promise<boolean | undefined> {
+    return this.ownSetting(id, 'digest_mails');
   }
 
   async setDigestMails(id: number, on: boolean, now: string): Promise<void> {
-    await this.db
-      .updateTable('users')
-      .set({ digest_mails: on, updated_at: now })
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .execute();
+    await this.setOwnSetting(id, 'digest_mails', on, now);
   }
 
   /** Sets the user's own reminder preference; false when there is no such live user. */
-  async setReminderMails(id: number, on: boolean, now: string): Promise<boolean> {
+  setReminderMails(id: number, on: boolean, now: string): Promise<boolean> {
+    return this.setOwnSetting(id, 'reminder_mails', on, now);
+  }
+
+  private async ownSetting(id: number, setting: OwnSetting): Promise<boolean | undefined> {
+    const row = await this.live().select(`users.${setting}`).where('users.id', '=', id).executeTakeFirst();
+    return row?.[setting];
+  }
+
+  /** False when there is no such live user. */
+  private async setOwnSetting(id: number, setting: OwnSetting, on: boolean, now: string): Promise<boolean> {
     const rows = await this.db
       .updateTable('users')
-      .set({ reminder_mails: on, updated_at: now })
+      .set({ [setting]: on, updated_at: now })
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .returning('id')
@@ -436,12 +228,10 @@ export class UsersRepository {
 
   /** Ids of the live administrators; with `lock`, their rows stay locked until the unit ends (PostgreSQL). */
   async administratorIds(lock: boolean): Promise<number[]> {
-    let q = this.db
-      .selectFrom('users')
+    let q = this.live()
       .innerJoin('roles', 'roles.id', 'users.role_id')
       .select('users.id')
-      .where('roles.code', '=', 'admin')
-      .where('users.deleted_at', 'is', null);
+      .where('roles.code', '=', 'admin');
     if (lock) q = q.forUpdate();
     return (await q.execute()).map((r) => r.id);
   }

@@ -15,7 +15,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.js';
 import { siteAddress } from '../../platform/security.js';
-import { sendJsonText } from '../../platform/sendJsonText.js';
 import { USER_MESSAGES, type UsersService } from './service.js';
 
 const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 422: errorResponse };
@@ -27,7 +26,7 @@ export const usersRoutes =
     app.get(
       '/api/admin/users',
       {
-        config: { ...access, name: 'admin.users', readsVersions: true },
+        config: { ...access, name: 'admin.users' },
         schema: {
           tags: ['settings'],
           summary: 'Employees: all of them without parameters, or one page with `total`',
@@ -35,13 +34,11 @@ export const usersRoutes =
           response: { 200: adminUserListResponse, ...errors },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const q = request.query;
         const paged = Object.values(q).some((v) => v !== undefined);
         if (!paged) return { result: { success: true as const }, items: await users.list() };
-        // A page is sent as the JSON text UserPages makes with the schema's writer (pages.ts).
-        const session = await request.currentSession();
-        return sendJsonText(reply, await users.page(q, session?.versions));
+        return { result: { success: true as const }, ...(await users.page(q)) };
       },
     );
 

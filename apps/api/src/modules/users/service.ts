@@ -1,6 +1,5 @@
 import type { AdminUserDetail, AdminUserListItem, AdminUsersQuery } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
-import type { ReadVersions } from '../../db/versions.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
@@ -11,10 +10,35 @@ import { fullName } from '../auth/permissions.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
 import type { EnrollmentService } from '../enrollment/service.js';
 import type { Credentials } from './credentials.js';
-import { toListItem, UserPages } from './pages.js';
-import type { UserInput, UsersRepository } from './repository.js';
+import { UserListing } from './listing.js';
+import type { UserInput, UserRecord, UsersRepository } from './repository.js';
 
 const EXPORT_BATCH = 1000;
+const DEFAULT_PER_PAGE = 50;
+
+/** One page of the employees list, as GET /api/admin/users answers it with paging parameters. */
+export interface UserPage {
+  items: AdminUserListItem[];
+  total: number;
+  page: number;
+  per_page: number;
+}
+
+/** What a row of the employees list shows of a user. */
+export function toListItem(u: UserRecord): AdminUserListItem {
+  return {
+    id: u.id,
+    name: fullName(u),
+    first_name: u.first_name,
+    last_name: u.last_name,
+    login: u.email,
+    email: u.email,
+    position: u.position,
+    department: u.department_id !== null ? { id: u.department_id, name: u.department_name ?? '' } : null,
+    roles: { id: u.role_id, name: u.role_name },
+    last_activity: u.last_activity_at,
+  };
+}
 
 export const USER_MESSAGES = {
   emailTaken: 'Пользователь с таким email уже существует',
@@ -48,18 +72,27 @@ export class UsersService {
     private readonly clock: Clock,
     private readonly mail: MailContext,
   ) {
-    this.#pages = new UserPages(uow, repo);
+    this.#listing = new UserListing(uow);
   }
 
-  readonly #pages: UserPages;
+  readonly #listing: UserListing;
 
   async list(): Promise<AdminUserListItem[]> {
     return (await this.repo.list()).map(toListItem);
   }
 
-  /** The JSON text of one page of the employees list (pages.ts), kept while the session's versions allow. */
-  page(query: AdminUsersQuery, versions?: ReadVersions): Promise<Buffer> {
-    return this.#pages.answer(query, versions);
+  /** One page of the employees list (issue 14): what the tab shows, never the whole company. */
+  async page(query: AdminUsersQuery): Promise<UserPage> {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const { rows, total } = await this.#listing.page({
+      search: query.search,
+      sort: query.sort,
+      direction: query.direction,
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    });
+    return { items: rows.map(toListItem), total, page, per_page: perPage };
   }
 
   /**
@@ -71,8 +104,8 @@ export class UsersService {
     batch = EXPORT_BATCH,
   ): AsyncGenerator<AdminUserListItem[]> {
     for (let offset = 0; ; offset += batch) {
-      const rows = await this.repo.pageRows({
-        search: query.search || undefined,
+      const rows = await this.#listing.pageRows({
+        search: query.search,
         sort: query.sort,
         direction: query.direction,
         limit: batch,
