@@ -38,7 +38,8 @@ import {
   type LessonDraft,
 } from './logic';
 import type { LessonSaveControl } from './ModulePanel';
-import { constructorKeys, useDeleteLesson, useSaveContents, useUpdateLesson } from './queries';
+import { useDeleteLesson, useSaveContents, useUpdateLesson } from './lessonQueries';
+import { constructorKeys } from './queries';
 import { singleLineHandlers } from './singleLine';
 import { BLOCK_LABELS, T } from './texts';
 
