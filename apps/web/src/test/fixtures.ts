@@ -1,4 +1,4 @@
-import type { AuthUser, HomeCourse, MenuItem } from '@lms/contract';
+import type { AuthUser, ConstructorCourse, HomeCourse, MenuItem } from '@lms/contract';
 
 export const adminUser: AuthUser = {
   authenticated: true,
@@ -26,6 +26,20 @@ export const learnerUser: AuthUser = {
   must_change_password: false,
 };
 
+/** An author of courses: the catalogue and the constructor, no settings. */
+export const authorUser: AuthUser = {
+  authenticated: true,
+  id: 2,
+  name: 'Васильева Елена',
+  first_name: 'Елена',
+  last_name: 'Васильева',
+  must_change_password: false,
+  email: 'author@company.ru',
+  role: 'author',
+  roles_ru: 'Автор курсов',
+  permissions: ['learning', 'profile', 'catalogue.manage', 'constructor.manage'],
+};
+
 /** A course card as the home list and the catalogue send it: no counts, deadline or progress. */
 export function courseCard(over: Partial<HomeCourse> & Pick<HomeCourse, 'id' | 'name'>): HomeCourse {
   return {
@@ -50,3 +64,24 @@ export const menuItems: MenuItem[] = [
   { name: 'Управление курсами', link: '/management', icon: 'management', 'icon-active': 'management-active' },
   { name: 'Настройки', link: '/settings', icon: 'settings', 'icon-active': 'settings-active' },
 ];
+
+/** A course as the constructor reads it ('Продажи', no deadline, open to everyone), with any changes. */
+export function constructorCourse(over: Partial<ConstructorCourse> = {}): ConstructorCourse {
+  return {
+    id: 7,
+    title: 'Продажи',
+    description: '',
+    image: null,
+    is_published: false,
+    has_deadline: false,
+    deadline_type: 'from_enrollment',
+    deadline_value: 30,
+    deadline_unit: 'days',
+    deadline_warning_days: 3,
+    has_recurrence: false,
+    recurrence_value: 365,
+    recurrence_unit: 'days',
+    accessibility: 'everyone',
+    ...over,
+  };
+}

@@ -1,24 +1,13 @@
 import type { AuthUser, CatalogueCategory, CatalogueCourse } from '@lms/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { courseCard } from '../../test/fixtures';
+import { authorUser, courseCard } from '../../test/fixtures';
 import { mockHttp, type MockReply, type RecordedRequest } from '../../test/http';
 import { renderAt, resetToasts } from '../../test/render';
 import CataloguePage from './CataloguePage';
 import { setupUser } from '../../test/user';
 
-const author: AuthUser = {
-  authenticated: true,
-  id: 2,
-  name: 'Васильева Елена',
-  first_name: 'Елена',
-  last_name: 'Васильева',
-  must_change_password: false,
-  email: 'author@company.ru',
-  role: 'author',
-  roles_ru: 'Автор курсов',
-  permissions: ['learning', 'profile', 'catalogue.manage', 'constructor.manage'],
-};
+const author = authorUser;
 const learner: AuthUser = { ...author, role: 'learner', roles_ru: 'Ученик', permissions: ['learning', 'profile'] };
 
 function course(id: number, name: string, over: Partial<CatalogueCourse> = {}): CatalogueCourse {

@@ -1,4 +1,4 @@
-import type { AuthUser, ConstructorCourse, ConstructorModule, LessonBlock, ModuleLesson } from '@lms/contract';
+import type { AuthUser, ConstructorModule, LessonBlock, ModuleLesson } from '@lms/contract';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
@@ -6,22 +6,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockHttp, type MockReply, type RecordedRequest } from '../../test/http';
 import { renderRoutes, resetToasts } from '../../test/render';
 import ConstructorPage from './ConstructorPage';
+import { authorUser, constructorCourse } from '../../test/fixtures';
 
 // The screens make a few calls in a row; on a busy machine they take longer than the 1 s default.
 configure({ asyncUtilTimeout: 5000 });
 
-const author: AuthUser = {
-  authenticated: true,
-  id: 2,
-  name: 'Васильева Елена',
-  first_name: 'Елена',
-  last_name: 'Васильева',
-  must_change_password: false,
-  email: 'author@company.ru',
-  role: 'author',
-  roles_ru: 'Автор курсов',
-  permissions: ['learning', 'profile', 'catalogue.manage', 'constructor.manage'],
-};
+const author = authorUser;
 const manager: AuthUser = {
   ...author,
   role: 'manager',
@@ -29,22 +19,7 @@ const manager: AuthUser = {
   permissions: ['learning', 'profile'],
 };
 
-const course: ConstructorCourse = {
-  id: 7,
-  title: 'Продажи',
-  description: '',
-  image: null,
-  is_published: false,
-  has_deadline: false,
-  deadline_type: 'from_enrollment',
-  deadline_value: 30,
-  deadline_unit: 'days',
-  deadline_warning_days: 3,
-  has_recurrence: false,
-  recurrence_value: 365,
-  recurrence_unit: 'days',
-  accessibility: 'everyone',
-};
+const course = constructorCourse();
 
 const lesson = (id: number, name: string, sort_order: number, module_id = 1): ModuleLesson => ({
   id,

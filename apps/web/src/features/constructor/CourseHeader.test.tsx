@@ -1,4 +1,3 @@
-import type { ConstructorCourse } from '@lms/contract';
 import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -6,26 +5,17 @@ import { mockHttp, type MockReply, type RecordedRequest } from '../../test/http'
 import { renderAt, resetToasts } from '../../test/render';
 import { CourseHeader } from './CourseHeader';
 import { useCourse } from './queries';
+import { constructorCourse } from '../../test/fixtures';
 
 // The screens make a few calls in a row; on a busy machine they take longer than the 1 s default.
 configure({ asyncUtilTimeout: 5000 });
 
-const course: ConstructorCourse = {
+const course = constructorCourse({
   id: 5,
   title: 'Охрана труда',
   description: 'Пожарная безопасность',
   image: 'storage/courses/cover.png',
-  is_published: false,
-  has_deadline: false,
-  deadline_type: 'from_enrollment',
-  deadline_value: 30,
-  deadline_unit: 'days',
-  deadline_warning_days: 3,
-  has_recurrence: false,
-  recurrence_value: 365,
-  recurrence_unit: 'days',
-  accessibility: 'everyone',
-};
+});
 
 type Handler = MockReply | ((request: RecordedRequest) => MockReply);
 

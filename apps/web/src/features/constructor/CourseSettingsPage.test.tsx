@@ -1,42 +1,17 @@
-import type { AuthUser, ConstructorCourse } from '@lms/contract';
+import type { AuthUser } from '@lms/contract';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockHttp, type MockReply, type RecordedRequest } from '../../test/http';
 import { renderRoutes, resetToasts } from '../../test/render';
 import CourseSettingsPage from './CourseSettingsPage';
+import { authorUser, constructorCourse } from '../../test/fixtures';
 
 configure({ asyncUtilTimeout: 5000 });
 
-const author: AuthUser = {
-  authenticated: true,
-  id: 2,
-  name: 'Васильева Елена',
-  first_name: 'Елена',
-  last_name: 'Васильева',
-  must_change_password: false,
-  email: 'author@company.ru',
-  role: 'author',
-  roles_ru: 'Автор курсов',
-  permissions: ['learning', 'profile', 'catalogue.manage', 'constructor.manage'],
-};
+const author = authorUser;
 
-const course: ConstructorCourse = {
-  id: 7,
-  title: 'Продажи',
-  description: '',
-  image: null,
-  is_published: true,
-  has_deadline: false,
-  deadline_type: 'from_enrollment',
-  deadline_value: 30,
-  deadline_unit: 'days',
-  deadline_warning_days: 3,
-  has_recurrence: false,
-  recurrence_value: 365,
-  recurrence_unit: 'days',
-  accessibility: 'everyone',
-};
+const course = constructorCourse({ is_published: true });
 
 let restore: () => void = () => {};
 afterEach(() => {

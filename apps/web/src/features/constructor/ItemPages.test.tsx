@@ -1,12 +1,4 @@
-import type {
-  AuthUser,
-  ConstructorCourse,
-  ConstructorModule,
-  ConstructorTest,
-  LessonBlock,
-  ModuleLesson,
-  TestQuestion,
-} from '@lms/contract';
+import type { ConstructorModule, ConstructorTest, LessonBlock, ModuleLesson, TestQuestion } from '@lms/contract';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Outlet, useLocation } from 'react-router';
@@ -17,6 +9,7 @@ import { renderRoutes, resetToasts } from '../../test/render';
 import ConstructorPage from './ConstructorPage';
 import CourseSettingsPage from './CourseSettingsPage';
 import TestEditorPage from './TestEditorPage';
+import { authorUser, constructorCourse } from '../../test/fixtures';
 
 /*
  * The constructor's lesson and test pages as a whole (issue 30): leaving with unsaved changes asks
@@ -26,35 +19,9 @@ import TestEditorPage from './TestEditorPage';
 
 configure({ asyncUtilTimeout: 5000 });
 
-const author: AuthUser = {
-  authenticated: true,
-  id: 2,
-  name: 'Васильева Елена',
-  first_name: 'Елена',
-  last_name: 'Васильева',
-  must_change_password: false,
-  email: 'author@company.ru',
-  role: 'author',
-  roles_ru: 'Автор курсов',
-  permissions: ['learning', 'profile', 'catalogue.manage', 'constructor.manage'],
-};
+const author = authorUser;
 
-const course: ConstructorCourse = {
-  id: 7,
-  title: 'Продажи',
-  description: '',
-  image: null,
-  is_published: false,
-  has_deadline: false,
-  deadline_type: 'from_enrollment',
-  deadline_value: 30,
-  deadline_unit: 'days',
-  deadline_warning_days: 3,
-  has_recurrence: false,
-  recurrence_value: 365,
-  recurrence_unit: 'days',
-  accessibility: 'everyone',
-};
+const course = constructorCourse();
 
 const quiz: ConstructorTest = {
   id: 40,

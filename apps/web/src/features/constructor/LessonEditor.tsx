@@ -15,12 +15,8 @@ import { useNavigate } from 'react-router';
 import { messageOr } from '../../lib/errors';
 import { moveBy } from '../../lib/reorder';
 import { toastError, toastSuccess } from '../../shared/toast';
+import { BlockBody } from './blocks/BlockBody';
 import { BlockCard } from './blocks/BlockCard';
-import { ButtonBlockEditor } from './blocks/ButtonBlockEditor';
-import { FileBlockEditor } from './blocks/FileBlockEditor';
-import { ImageBlockEditor } from './blocks/ImageBlockEditor';
-import { TextBlockEditor } from './blocks/TextBlockEditor';
-import { VideoBlockEditor } from './blocks/VideoBlockEditor';
 import classes from './Constructor.module.css';
 import { ConfirmDialog } from './dialogs';
 import { DeleteButton, ItemHeader, usePublishedFlag } from './ItemHeader';
@@ -38,7 +34,8 @@ import {
   type LessonDraft,
 } from './logic';
 import type { LessonSaveControl } from './ModulePanel';
-import { constructorKeys, useDeleteLesson, useSaveContents, useUpdateLesson } from './queries';
+import { useDeleteLesson, useSaveContents, useUpdateLesson } from './lessonQueries';
+import { constructorKeys } from './queries';
 import { singleLineHandlers } from './singleLine';
 import { BLOCK_LABELS, T } from './texts';
 
@@ -350,61 +347,4 @@ function FixedLine({
       styles={big ? { input: { fontWeight: 600 } } : undefined}
     />
   );
-}
-
-function BlockBody({
-  block,
-  editing,
-  lessonId,
-  onChange,
-}: {
-  block: DraftBlock;
-  editing: boolean;
-  lessonId: number;
-  onChange: (update: (b: DraftBlock) => DraftBlock) => void;
-}) {
-  switch (block.type) {
-    case 'text':
-      return (
-        <TextBlockEditor
-          block={block}
-          editing={editing}
-          onChange={(html) => onChange((b) => (b.type === 'text' ? { ...b, html } : b))}
-        />
-      );
-    case 'video':
-      return (
-        <VideoBlockEditor
-          block={block}
-          editing={editing}
-          onChange={(url) => onChange((b) => (b.type === 'video' ? { ...b, url } : b))}
-        />
-      );
-    case 'image':
-      return (
-        <ImageBlockEditor
-          block={block}
-          editing={editing}
-          lessonId={lessonId}
-          onChange={(patch) => onChange((b) => (b.type === 'image' ? { ...b, ...patch } : b))}
-        />
-      );
-    case 'file':
-      return (
-        <FileBlockEditor
-          block={block}
-          editing={editing}
-          lessonId={lessonId}
-          onChange={(patch) => onChange((b) => (b.type === 'file' ? { ...b, ...patch } : b))}
-        />
-      );
-    case 'button':
-      return (
-        <ButtonBlockEditor
-          block={block}
-          editing={editing}
-          onChange={(buttons) => onChange((b) => (b.type === 'button' ? { ...b, buttons } : b))}
-        />
-      );
-  }
 }

@@ -24,15 +24,9 @@ import {
 } from './logic';
 import { LEAVE_WITHOUT_ASKING } from './LeaveGuard';
 import { ModuleRow } from './ModuleRow';
-import {
-  useCreateLesson,
-  useCreateModule,
-  useCreateTest,
-  useDeleteModule,
-  usePublishAll,
-  useSortItems,
-  useSortModules,
-} from './queries';
+import { useCreateLesson } from './lessonQueries';
+import { useCreateModule, useDeleteModule, usePublishAll, useSortItems, useSortModules } from './queries';
+import { useCreateTest } from './testQueries';
 import { T } from './texts';
 
 /** The lesson editor's save, offered by the left panel's save button as well. */

@@ -1,11 +1,4 @@
-import type {
-  AuthUser,
-  ConstructorCourse,
-  ConstructorModule,
-  ConstructorTest,
-  QuestionStatistic,
-  TestQuestion,
-} from '@lms/contract';
+import type { AuthUser, ConstructorModule, ConstructorTest, QuestionStatistic, TestQuestion } from '@lms/contract';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -13,39 +6,14 @@ import { mockHttp, type MockReply, type RecordedRequest } from '../../test/http'
 import { renderRoutes, resetToasts } from '../../test/render';
 import ConstructorPage from './ConstructorPage';
 import TestEditorPage from './TestEditorPage';
+import { authorUser, constructorCourse } from '../../test/fixtures';
 
 configure({ asyncUtilTimeout: 5000 });
 
-const author: AuthUser = {
-  authenticated: true,
-  id: 2,
-  name: 'Васильева Елена',
-  first_name: 'Елена',
-  last_name: 'Васильева',
-  must_change_password: false,
-  email: 'author@company.ru',
-  role: 'author',
-  roles_ru: 'Автор курсов',
-  permissions: ['learning', 'profile', 'catalogue.manage', 'constructor.manage'],
-};
+const author = authorUser;
 const learner: AuthUser = { ...author, role: 'learner', roles_ru: 'Ученик', permissions: ['learning', 'profile'] };
 
-const course: ConstructorCourse = {
-  id: 7,
-  title: 'Продажи',
-  description: '',
-  image: null,
-  is_published: false,
-  has_deadline: false,
-  deadline_type: 'from_enrollment',
-  deadline_value: 30,
-  deadline_unit: 'days',
-  deadline_warning_days: 3,
-  has_recurrence: false,
-  recurrence_value: 365,
-  recurrence_unit: 'days',
-  accessibility: 'everyone',
-};
+const course = constructorCourse();
 
 const test: ConstructorTest = {
   id: 40,

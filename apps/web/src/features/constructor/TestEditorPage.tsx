@@ -16,16 +16,15 @@ import { findItem } from './logic';
 import { MissingCourse, MissingItem, useLoadErrorToast } from './loadErrors';
 import { ModulePanel } from './ModulePanel';
 import { DeletedQuestions, QuestionCard } from './QuestionCard';
+import { useCourse, useModules } from './queries';
 import {
-  useCourse,
   useDeleteTest,
-  useModules,
   useQuestions,
   useSaveQuestions,
   useTest,
   useTestStatistics,
   useUpdateTest,
-} from './queries';
+} from './testQueries';
 import { TestSettingsDialog } from './TestSettingsDialog';
 import { draftFromQuestions, newQuestion, planSave, settingsFormOf, type DraftQuestion } from './testRules';
 import { splitStatistics, statisticsHeader } from './testStatistics';

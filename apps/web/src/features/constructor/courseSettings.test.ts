@@ -1,24 +1,9 @@
-import type { ConstructorCourse } from '@lms/contract';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../lib/http';
 import { courseSettingsPayload, dayErrorsOf, settingsProblems, type CourseSettingsForm } from './courseSettings';
+import { constructorCourse } from '../../test/fixtures';
 
-const stored: ConstructorCourse = {
-  id: 7,
-  title: 'Продажи',
-  description: '',
-  image: null,
-  is_published: true,
-  has_deadline: false,
-  deadline_type: 'from_enrollment',
-  deadline_value: 30,
-  deadline_unit: 'days',
-  deadline_warning_days: 3,
-  has_recurrence: false,
-  recurrence_value: 365,
-  recurrence_unit: 'days',
-  accessibility: 'everyone',
-};
+const stored = constructorCourse({ is_published: true });
 
 const form = (change: Partial<CourseSettingsForm> = {}): CourseSettingsForm => ({
   has_deadline: true,

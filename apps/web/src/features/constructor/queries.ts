@@ -1,47 +1,21 @@
 import {
   constructorCourseResponse,
   courseImageResponse,
-  createLessonResponse,
-  createTestResponse,
   lessonResponse,
   moduleResponse,
   modulesResponse,
-  questionsResponse,
-  questionStatisticsResponse,
-  saveContentsResponse,
-  saveQuestionsResponse,
   successResponse,
-  testResponse,
   updateCourseResponse,
-  updateLessonResponse,
-  updateTestResponse,
-  uploadResponse,
   type ConstructorCourse,
   type ConstructorLesson,
   type ConstructorModule,
-  type ConstructorTest,
-  type QuestionStatistic,
-  type LessonBlock,
-  type SaveBlock,
-  type SaveQuestion,
-  type TestQuestion,
-  type TestSettings,
   type UpdateCourseRequest,
-  type UploadResult,
 } from '@lms/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { parseAnswer, successMessage } from '../../lib/answer';
 import { http } from '../../lib/http';
 import { catalogueQueryKey } from '../../shared/queryKeys';
-import {
-  moduleItems,
-  sortedModules,
-  unpublishedItems,
-  withItemOrder,
-  withLesson,
-  withModuleOrder,
-  type ModuleItem,
-} from './logic';
+import { sortedModules, unpublishedItems, withItemOrder, withModuleOrder, type ModuleItem } from './logic';
 import { T } from './texts';
 
 export const constructorKeys = {
@@ -56,7 +30,7 @@ export const constructorKeys = {
 };
 
 /** Uploads may be large (a file block holds up to 4 GB): no time-out, the browser sets the boundary. */
-const MULTIPART = { headers: { 'Content-Type': 'multipart/form-data' }, timeout: 0 } as const;
+export const MULTIPART = { headers: { 'Content-Type': 'multipart/form-data' }, timeout: 0 } as const;
 
 // ── queries ──
 
@@ -108,13 +82,17 @@ function setCourse(qc: QueryClient, courseId: number, update: (course: Construct
   qc.setQueryData<ConstructorCourse>(constructorKeys.course(courseId), (old) => (old ? update(old) : old));
 }
 
-function setModules(qc: QueryClient, courseId: number, update: (modules: ConstructorModule[]) => ConstructorModule[]) {
+export function setModules(
+  qc: QueryClient,
+  courseId: number,
+  update: (modules: ConstructorModule[]) => ConstructorModule[],
+) {
   qc.setQueryData<ConstructorModule[]>(constructorKeys.modules(courseId), (old) =>
     old ? sortedModules(update(old)) : old,
   );
 }
 
-function refreshModules(qc: QueryClient, courseId: number) {
+export function refreshModules(qc: QueryClient, courseId: number) {
   return qc.invalidateQueries({ queryKey: constructorKeys.modules(courseId) });
 }
 
@@ -291,95 +269,6 @@ export function useSortItems(courseId: number) {
   });
 }
 
-// ── lessons ──
-
-/** POST /api/courses/lessons { name, module_id } → result.item (it goes last in its module). */
-export function useCreateLesson(courseId: number) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ moduleId, name }: { moduleId: number; name: string }) => {
-      const { data } = await http.post<unknown>('/api/courses/lessons', { name, module_id: moduleId });
-      const { item, message } = parseAnswer(createLessonResponse, data).result;
-      return { item, message: message || T.lessonCreated };
-    },
-    onSuccess: ({ item }) => {
-      setModules(qc, courseId, (ms) =>
-        ms.map((m) => (m.id === item.module_id ? { ...m, lessons: [...m.lessons, item] } : m)),
-      );
-      void refreshModules(qc, courseId);
-    },
-  });
-}
-
-/** PUT /api/courses/{courseId}/lessons/{lessonId} { name } or { name, is_published } → result.message. */
-export async function updateLesson(
-  courseId: number,
-  lessonId: number,
-  change: { name: string; is_published?: boolean },
-) {
-  const { data } = await http.put<unknown>(`/api/courses/${courseId}/lessons/${lessonId}`, change);
-  const { item, message } = parseAnswer(updateLessonResponse, data).result;
-  return { item, message };
-}
-
-/** A lesson renamed or (un)published: the module list and the lesson page show it. */
-function lessonChanged(qc: QueryClient, courseId: number, item: { id: number; name: string; is_published: boolean }) {
-  setModules(qc, courseId, (ms) => withLesson(ms, item));
-  qc.setQueryData<ConstructorLesson>(constructorKeys.lesson(courseId, item.id), (old) =>
-    old ? { ...old, name: item.name, is_published: item.is_published } : old,
-  );
-}
-
-export function useUpdateLesson(courseId: number) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (change: { lessonId: number; name: string; is_published?: boolean }) => {
-      const { lessonId, ...body } = change;
-      return updateLesson(courseId, lessonId, body);
-    },
-    onSuccess: ({ item }) => {
-      lessonChanged(qc, courseId, item);
-      void refreshModules(qc, courseId);
-    },
-  });
-}
-
-/** DELETE /api/courses/lessons/{id}. */
-export function useDeleteLesson(courseId: number) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (lessonId: number) => {
-      const { data } = await http.delete<unknown>(`/api/courses/lessons/${lessonId}`);
-      parseAnswer(successResponse, data);
-      return successMessage(data, T.lessonDeleted);
-    },
-    onSuccess: (_message, lessonId) => {
-      setModules(qc, courseId, (ms) => ms.map((m) => ({ ...m, lessons: m.lessons.filter((l) => l.id !== lessonId) })));
-      qc.removeQueries({ queryKey: constructorKeys.lesson(courseId, lessonId) });
-      void refreshModules(qc, courseId);
-    },
-  });
-}
-
-/** PUT /api/courses/{courseId}/lessons/{lessonId}/contents { contents } → result.contents (real ids). */
-export function useSaveContents(courseId: number, lessonId: number) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (contents: SaveBlock[]): Promise<{ contents: LessonBlock[]; message: string }> => {
-      const { data } = await http.put<unknown>(`/api/courses/${courseId}/lessons/${lessonId}/contents`, {
-        contents,
-      });
-      const result = parseAnswer(saveContentsResponse, data).result;
-      return { contents: result.contents, message: result.message || T.contentsSaved };
-    },
-    onSuccess: ({ contents }) => {
-      qc.setQueryData<ConstructorLesson>(constructorKeys.lesson(courseId, lessonId), (old) =>
-        old ? { ...old, contents } : old,
-      );
-    },
-  });
-}
-
 // ── publish-all (spec 03 §4) ──
 
 /** PUT of one item with its name and is_published: true (lessons; tests through the test call). */
@@ -423,177 +312,6 @@ export function usePublishAll(courseId: number) {
       void refreshModules(qc, courseId);
       void qc.invalidateQueries({ queryKey: constructorKeys.lessons(courseId) });
       void refreshCatalogue(qc);
-    },
-  });
-}
-
-// ── uploads of lesson blocks (spec 03 §7) ──
-
-/** POST /api/upload-image: lesson_id first, then image → file_path, original_filename, url. */
-export async function uploadLessonImage(lessonId: number, file: File): Promise<UploadResult> {
-  const form = new FormData();
-  form.append('lesson_id', String(lessonId));
-  form.append('image', file);
-  const { data } = await http.post<unknown>('/api/upload-image', form, MULTIPART);
-  return parseAnswer(uploadResponse, data).result;
-}
-
-/** POST /api/upload-file: lesson_id first, then file, with upload progress (0–100). */
-export async function uploadLessonFile(
-  lessonId: number,
-  file: File,
-  onProgress: (percent: number) => void,
-): Promise<UploadResult> {
-  const form = new FormData();
-  form.append('lesson_id', String(lessonId));
-  form.append('file', file);
-  const { data } = await http.post<unknown>('/api/upload-file', form, {
-    ...MULTIPART,
-    onUploadProgress: (event) => {
-      const total = event.total ?? file.size;
-      if (total > 0) onProgress(Math.min(100, Math.round((event.loaded / total) * 100)));
-    },
-  });
-  return parseAnswer(uploadResponse, data).result;
-}
-
-// ── tests (spec 03 §7) ──
-
-/** GET /api/courses/{courseId}/tests/{testId} → result.test (with the constructor's settings). */
-export async function fetchTest(courseId: number, testId: number): Promise<ConstructorTest> {
-  const { data } = await http.get<unknown>(`/api/courses/${courseId}/tests/${testId}`);
-  return parseAnswer(testResponse, data).result.test;
-}
-
-/** GET /api/admin/tests/{testId}/questions → result.questions. */
-export async function fetchQuestions(testId: number): Promise<TestQuestion[]> {
-  const { data } = await http.get<unknown>(`/api/admin/tests/${testId}/questions`);
-  return parseAnswer(questionsResponse, data).result.questions;
-}
-
-export interface TestStatistics {
-  /** Finished attempts the figures come from (0: nothing to show). */
-  attempts: number;
-  questions: QuestionStatistic[];
-}
-
-/** GET /api/admin/tests/{testId}/statistics → the figures per question over the finished attempts. */
-export async function fetchTestStatistics(testId: number): Promise<TestStatistics> {
-  const { data } = await http.get<unknown>(`/api/admin/tests/${testId}/statistics`);
-  const { attempts, questions } = parseAnswer(questionStatisticsResponse, data).result;
-  return { attempts, questions };
-}
-
-export function useTest(courseId: number, testId: number) {
-  return useQuery({ queryKey: constructorKeys.test(courseId, testId), queryFn: () => fetchTest(courseId, testId) });
-}
-
-/** The authors' figures per question (issue 16); refreshed after 'Сохранить тест'. */
-export function useTestStatistics(testId: number) {
-  return useQuery({ queryKey: constructorKeys.statistics(testId), queryFn: () => fetchTestStatistics(testId) });
-}
-
-export function useQuestions(testId: number) {
-  // The editor keeps its own draft: a refetch in the background must not replace it.
-  return useQuery({
-    queryKey: constructorKeys.questions(testId),
-    queryFn: () => fetchQuestions(testId),
-    refetchOnWindowFocus: false,
-    staleTime: Infinity,
-  });
-}
-
-/** A test renamed, (un)published or set up: the module list and the test page show it. */
-function testChanged(qc: QueryClient, courseId: number, item: ConstructorTest) {
-  qc.setQueryData(constructorKeys.test(courseId, item.id), item);
-  setModules(qc, courseId, (ms) =>
-    ms.map((m) => ({
-      ...m,
-      tests: m.tests.map((t) => (t.id === item.id ? { ...t, name: item.name, is_published: item.is_published } : t)),
-    })),
-  );
-  void refreshModules(qc, courseId);
-}
-
-/**
- * POST /api/courses/tests with every setting, course_id, module_id and sort_order → result.item;
- * the test goes last in its module.
- */
-export function useCreateTest(courseId: number) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ moduleId, name, settings }: { moduleId: number; name: string; settings: TestSettings }) => {
-      const module = qc
-        .getQueryData<ConstructorModule[]>(constructorKeys.modules(courseId))
-        ?.find((m) => m.id === moduleId);
-      const sortOrder = module ? moduleItems(module).reduce((max, i) => Math.max(max, i.sort_order + 1), 0) : 0;
-      const { data } = await http.post<unknown>('/api/courses/tests', {
-        ...settings,
-        name,
-        course_id: courseId,
-        module_id: moduleId,
-        sort_order: sortOrder,
-      });
-      const { item, message } = parseAnswer(createTestResponse, data).result;
-      return { item, message: message || T.testCreated };
-    },
-    onSuccess: ({ item }) => {
-      qc.setQueryData(constructorKeys.test(courseId, item.id), item);
-      void refreshModules(qc, courseId);
-    },
-  });
-}
-
-/** PUT /api/courses/{courseId}/tests/{testId} with the settings, or the name. */
-export function useUpdateTest(courseId: number, testId: number) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (change: TestSettings | { name: string } | { name: string; is_published: boolean }) => {
-      const { data } = await http.put<unknown>(`/api/courses/${courseId}/tests/${testId}`, change);
-      const { item, message } = parseAnswer(updateTestResponse, data).result;
-      return { item, message };
-    },
-    onSuccess: ({ item }) => testChanged(qc, courseId, item),
-  });
-}
-
-/**
- * POST /api/admin/tests/{testId}/questions, multipart: `questions` (a JSON list) and each new
- * answer image under `answer_image.{question key}.{answer key}` → the saved questions.
- */
-export function useSaveQuestions(testId: number) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ questions, files }: { questions: SaveQuestion[]; files: { field: string; file: File }[] }) => {
-      const form = new FormData();
-      form.append('questions', JSON.stringify(questions));
-      for (const { field, file } of files) form.append(field, file, file.name);
-      const { data } = await http.post<unknown>(`/api/admin/tests/${testId}/questions`, form, MULTIPART);
-      const result = parseAnswer(saveQuestionsResponse, data).result;
-      return { questions: result.questions, message: result.message || T.questionsSaved };
-    },
-    onSuccess: ({ questions }) => {
-      qc.setQueryData(constructorKeys.questions(testId), questions);
-      void qc.invalidateQueries({ queryKey: constructorKeys.statistics(testId) });
-    },
-  });
-}
-
-/** DELETE /api/courses/tests/{id}. */
-export function useDeleteTest(courseId: number) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: async (testId: number) => {
-      const { data } = await http.delete<unknown>(`/api/courses/tests/${testId}`);
-      parseAnswer(successResponse, data);
-      return successMessage(data, T.testDeleted);
-    },
-    onSuccess: (_message, testId) => {
-      setModules(qc, courseId, (ms) => ms.map((m) => ({ ...m, tests: m.tests.filter((t) => t.id !== testId) })));
-      qc.removeQueries({ queryKey: constructorKeys.test(courseId, testId) });
-      qc.removeQueries({ queryKey: constructorKeys.questions(testId) });
-      qc.removeQueries({ queryKey: constructorKeys.statistics(testId) });
-      void refreshModules(qc, courseId);
     },
   });
 }

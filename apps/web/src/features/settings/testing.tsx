@@ -199,3 +199,9 @@ export function settingsSetup() {
     return view;
   };
 }
+
+/** The query of each page request of the employees list (the tab never asks for all of them). */
+export const pageQueries = (requests: RecordedRequest[]) =>
+  requests
+    .filter((r) => r.method === 'GET' && r.url.startsWith('/api/admin/users?'))
+    .map((r) => Object.fromEntries(new URLSearchParams(r.url.split('?')[1])));

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, FileButton, Group, Progress, Stack, Text } from 
 import { IconAlertCircle, IconDownload, IconFileUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatBytes, storagePath, uploadFileProblem, type FileBlock } from '../logic';
-import { uploadLessonFile } from '../queries';
+import { uploadLessonFile } from '../lessonQueries';
 import { T } from '../texts';
 
 interface FileBlockEditorProps {

@@ -3,7 +3,7 @@ import { IconAlertCircle, IconPhotoUp } from '@tabler/icons-react';
 import { useState } from 'react';
 import classes from '../Constructor.module.css';
 import { IMAGE_ACCEPT, imageFileProblem, storagePath, type ImageBlock } from '../logic';
-import { uploadLessonImage } from '../queries';
+import { uploadLessonImage } from '../lessonQueries';
 import { T } from '../texts';
 import { uploadErrorDetail } from './uploadError';
 
