@@ -134,7 +134,7 @@ export interface LearningStatesTable {
   /** When the deadline's warning window opens (deadline − the course's warning days). */
   warning_at: Time | null;
 }
-/** Per user: the most urgent enrolled course as last ranked, and until when that holds (progress/states.ts). */
+/** Per user: the most urgent enrolled course as last ranked, and until when that holds (progress/keptRankings.ts). */
 export interface UserUrgencyTable {
   user_id: number;
   course_id: number | null;
