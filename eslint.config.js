@@ -3,7 +3,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const FEATURE_MESSAGE = 'A feature does not import another feature: move what both use to shared/ or lib/ (DESIGN §3).';
+const FEATURE_MESSAGE =
+  'A feature does not import another feature: move what both use to shared/ or lib/ (docs/architecture.md §Layers).';
 
 /**
  * `no-restricted-imports` for apps/web/src/features/<area>/**: a relative path that climbs out of
@@ -127,7 +128,7 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
-  // Client layers (DESIGN §3): a feature never imports another feature (what two features share
+  // Client layers (docs/architecture.md §Layers): a feature never imports another feature (what two features share
   // moves to shared/ or lib/), and shared/ and lib/ never import app/.
   ...featureBoundaries(),
   // Server layers: db/ imports nothing above it, platform/ nothing of modules/ (apiLayers above).
@@ -139,7 +140,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(\\.\\./)+app(/|$)', message: 'shared/ and lib/ do not import app/ (DESIGN §3).' }] },
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+app(/|$)',
+              message: 'shared/ and lib/ do not import app/ (docs/architecture.md §Layers).',
+            },
+          ],
+        },
       ],
     },
   },

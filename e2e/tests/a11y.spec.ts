@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { ADMIN, DEMO_PASSWORD } from '../server.js';
 import { baseUrl, seriousViolations, signIn } from './helpers.js';
 
-/** DESIGN.md §7: axe finds no serious or critical violation on the screens. */
+/** docs/product.md §Look and accessibility: axe finds no serious or critical violation on the screens. */
 
 test('the sign-in and recovery screens pass axe', async ({ page }) => {
   await page.goto(`${baseUrl()}/login`);

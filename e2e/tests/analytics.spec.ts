@@ -4,7 +4,7 @@ import { DEMO_PASSWORD, LOGIN_DOMAIN } from '../server.js';
 import { baseUrl, seriousViolations, signIn } from './helpers.js';
 
 /**
- * Analytics (spec 03 §2.1; DESIGN.md §6 "Analytics"): the demo manager filters, searches, switches
+ * Analytics (docs/product.md §Analytics; docs/rules.md §Analytics): the demo manager filters, searches, switches
  * to the list, opens an employee and a course detail and goes back; a learner is refused.
  */
 

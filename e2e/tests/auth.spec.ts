@@ -161,7 +161,7 @@ test.describe('session end', () => {
 
 test.describe('full-page loads', () => {
   test('the address / serves the app (signed out: /login; signed in: home)', async ({ page }) => {
-    // After signing out, / leads to /login (spec 01 §2.2).
+    // After signing out, / leads to /login (docs/product.md §Session).
     await signIn(page, LEARNER, DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Меню пользователя' }).click();
     await page.getByRole('menuitem', { name: 'Выйти из аккаунта' }).click();

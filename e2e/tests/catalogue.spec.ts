@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, DEMO_PASSWORD, ROOT } from '../server.js';
 import { signIn, toast } from './helpers.js';
 
-/** The admin course catalogue (spec 03 §2.3): creating, inline renaming and reordering categories. */
+/** The admin course catalogue (docs/product.md §Catalogue): creating, inline renaming and reordering categories. */
 
 const SCREENS = join(ROOT, 'e2e/.tmp/screens');
 

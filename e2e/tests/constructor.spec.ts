@@ -10,7 +10,7 @@ import { gradientPng } from './png.js';
 const TOAST_WAIT = 16_000;
 
 /**
- * The course constructor (spec 03 §2.4): an author builds a course with modules and a lesson of
+ * The course constructor (docs/product.md §Constructor): an author builds a course with modules and a lesson of
  * every block type, orders it by arrows and by dragging, publishes everything, and finds it all
  * after a reload; a learner gets 'Доступ запрещен'.
  */

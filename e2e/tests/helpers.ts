@@ -84,7 +84,7 @@ export async function apiCall(
 }
 
 /**
- * DESIGN.md §7: axe's serious and critical findings on the page, each with where and why. Colours are
+ * docs/product.md §Look and accessibility: axe's serious and critical findings on the page, each with where and why. Colours are
  * judged once the page's finite animations have ended: mid-fade text has the contrast of half its
  * colour. `exclude` leaves out parts axe should not judge (toasts sliding over the header).
  */

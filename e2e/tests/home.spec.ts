@@ -5,7 +5,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, ROOT } from '../server.js';
 import { signIn } from './helpers.js';
 
-/** Home page (spec 01 §2.7, §5, §9) for the demo learner. */
+/** Home page (docs/product.md §Home) for the demo learner. */
 
 const LEARNER = 'learner@example.com';
 const SCREENS = join(ROOT, 'e2e/.tmp/screens');
@@ -31,7 +31,7 @@ function dayNumber(date: Date): number {
   return Date.UTC(y!, m! - 1, d!) / 86_400_000;
 }
 
-/** What the card should say about the deadline (spec 01 §9), worked out independently of the app. */
+/** What the card should say about the deadline (docs/product.md §Course card), worked out independently of the app. */
 function expectedDeadline(deadline: string | null, now: Date): string | null {
   if (!deadline) return null;
   const at = new Date(deadline);

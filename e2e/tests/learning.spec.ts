@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, ROOT } from '../server.js';
 import { seriousViolations, signIn, toast } from './helpers.js';
 
-/** Course page, lesson page and contents panel (spec 02 §2, §4) for the demo learner. */
+/** Course page, lesson page and contents panel (docs/product.md §Course page) for the demo learner. */
 
 const LEARNER = 'learner@example.com';
 const SCREENS = join(ROOT, 'e2e/.tmp/screens');

@@ -5,7 +5,7 @@ import { DEMO_PASSWORD, LOGIN_DOMAIN, ROOT, startServer, type RunningServer } fr
 import { seriousViolations, signIn, submitSignIn, toast } from './helpers.js';
 
 /**
- * Profile (spec 02 §2 "Profile", §5, §8; DESIGN.md §6 "Profile"): a learner sees the read-only card
+ * Profile (docs/product.md §Profile; docs/rules.md §Profile): a learner sees the read-only card
  * and changes the password. The spec runs its own server, so the demo learner's new password
  * touches no other spec.
  */

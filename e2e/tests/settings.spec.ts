@@ -5,7 +5,7 @@ import { ADMIN, DEMO_PASSWORD, LOGIN_DOMAIN, ROOT } from '../server.js';
 import { baseUrl, signIn, submitSignIn, toast } from './helpers.js';
 import { plainText } from './mail.js';
 
-/** School settings (spec 03 §2.2): employees, departments, study groups, against the real server. */
+/** School settings (docs/product.md §Settings): employees, departments, study groups, against the real server. */
 
 const SCREENS = join(ROOT, 'e2e/.tmp/screens');
 const LEARNER = `learner@${LOGIN_DOMAIN}`;

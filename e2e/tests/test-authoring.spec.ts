@@ -6,7 +6,7 @@ import { apiCall, baseUrl, signIn, toast } from './helpers.js';
 import { solidPng } from './png.js';
 
 /**
- * Test authoring and course settings (spec 03 §2.4, §3, §5): an author creates a test from the
+ * Test authoring and course settings (docs/product.md §Test authoring): an author creates a test from the
  * lesson-type dialog, writes a text question and an image question with uploaded pictures, saves
  * and finds them after a reload; then sets a 10-day deadline (3 warning days) and re-certification
  * every 365 days; the demo learner enrolled in the course sees the deadline on the home card.
@@ -59,7 +59,7 @@ function dayNumber(date: Date): number {
   return Date.UTC(y!, m! - 1, d!) / DAY;
 }
 
-/** 'Осталось N дней' worked out independently of the app (spec 01 §9). */
+/** 'Осталось N дней' worked out independently of the app (docs/product.md §Course card). */
 function expectedLeft(deadline: Date, now: Date): string {
   const days = dayNumber(deadline) - dayNumber(now);
   if (days <= 0) return 'Осталось Сегодня';

@@ -17,7 +17,7 @@ import {
 } from './testPages.js';
 
 /**
- * Test introduction, taking, result and answers review (spec 02 §2, §4, §8) for the demo learner.
+ * Test introduction, taking, result and answers review (docs/product.md §Test taking) for the demo learner.
  * The tests are made through the API by the administrator in the learner's course 'Эффективные
  * переговоры', with known answers and short timers, and removed at the end.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dbIdParam } from './common.js';
 
-/** Manager and admin analytics (spec 03 §2.1, §3, §7 "Analytics"). */
+/** Manager and admin analytics (docs/product.md §Analytics). */
 
 export const analyticsUserParams = z.object({ id: dbIdParam });
 export const analyticsCourseParams = z.object({ courseId: dbIdParam, userId: dbIdParam });

@@ -16,11 +16,11 @@ const cardFigures = {
   complete: z.boolean(),
 };
 
-/** The pseudo-category of courses without a category (spec 03 §2.3). */
+/** The pseudo-category of courses without a category (docs/product.md §Catalogue). */
 export const UNCATEGORISED_ID = -1;
 export const UNCATEGORISED_NAME = 'Без категории';
 
-/** A course card in the admin catalogue, GET /api/courses (spec 03 §3 "Course (catalogue)"). */
+/** A course card in the admin catalogue, GET /api/courses (docs/product.md §Catalogue). */
 export const catalogueCourse = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -83,7 +83,7 @@ export const categoriesBulkRequest = z.object({
     .max(1000),
 });
 
-/** A course card on the home page, GET /api/user/courses (spec 01 §3 "Course (home list)"). */
+/** A course card on the home page, GET /api/user/courses (docs/product.md §Course card). */
 export const homeCourse = z.object({
   id: z.number().int(),
   name: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dbId, dbIdParam, safeText } from './common.js';
 
-/** Course constructor calls (spec 03 §2.4, §3, §7 "Constructor"). */
+/** Course constructor calls (docs/product.md §Constructor). */
 
 const EMPTY = 'Поле не может быть пустым';
 const message = z.string();
@@ -74,7 +74,7 @@ const setting = z
   .min(COURSE_SETTING_MIN, COURSE_SETTINGS_MESSAGES.range)
   .max(COURSE_SETTING_MAX, COURSE_SETTINGS_MESSAGES.range);
 
-/** GET /api/courses/{courseId} → result.course (spec 03 §3 "Course (constructor)"). */
+/** GET /api/courses/{courseId} → result.course (docs/product.md §Constructor). */
 export const constructorCourse = z.object({
   id: z.number().int(),
   title: z.string(),
@@ -124,7 +124,7 @@ export const courseImageResponse = z.object({
   result: z.object({ success: ok, message, image: z.string() }),
 });
 
-/** A lesson or test in a module list (spec 03 §3 "Module": lessons[], tests[]). */
+/** A lesson or test in a module list (docs/product.md §Constructor: lessons[], tests[]). */
 export const moduleLesson = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -142,7 +142,7 @@ export const constructorModule = z.object({
   name: z.string(),
   course_id: z.number().int(),
   sort_order: z.number().int(),
-  /** The viewer's own progress in the module (DESIGN.md §6 "Progress"). */
+  /** The viewer's own progress in the module (docs/rules.md §Progress). */
   status: z.enum(['complete', 'process']),
   is_published: z.boolean(),
   published_at: z.string().nullable(),
@@ -194,7 +194,7 @@ export type ButtonItem = z.infer<typeof buttonItem>;
 export const blockTypes = ['title', 'description', 'text', 'video', 'image', 'file', 'button'] as const;
 export type BlockType = (typeof blockTypes)[number];
 
-/** A lesson content block as the server answers it (spec 03 §3 "Lesson content block"). */
+/** A lesson content block as the server answers it (docs/product.md §Lesson editor). */
 export const lessonBlock = z.object({
   id: z.number().int(),
   type: z.enum(blockTypes),
@@ -294,7 +294,7 @@ export const CONSTRUCTOR_MESSAGES = {
   sortMismatch: 'Список элементов устарел. Обновите страницу и повторите действие.',
 } as const;
 
-/* ---------- Tests and questions (spec 03 §3 "Test", "Test question", "Answer"; §5 "Test settings") ---------- */
+/* ---------- Tests and questions (docs/product.md §Test authoring) ---------- */
 
 export const DEFAULT_TEST_NAME = 'Новый тест';
 export const QUESTION_TEXT_MAX = 255;
@@ -321,7 +321,7 @@ export const testSettingsFields = z.object({
 });
 export type TestSettings = z.infer<typeof testSettingsFields>;
 
-/** A new test's settings (spec 03 §5): every switch off, passing score 0, one attempt, bank size 0. */
+/** A new test's settings (docs/product.md §Test authoring): every switch off, passing score 0, one attempt, bank size 0. */
 export const NEW_TEST_SETTINGS: TestSettings = {
   passing_score: 0,
   has_timer: false,
@@ -338,7 +338,7 @@ export const NEW_TEST_SETTINGS: TestSettings = {
 };
 
 type SettingsLike = Partial<TestSettings>;
-/** The rules that tie a value to its switch (spec 03 §4, §5), for whole or partial settings. */
+/** The rules that tie a value to its switch (docs/product.md §Test authoring), for whole or partial settings. */
 function switchRules(v: SettingsLike, ctx: z.RefinementCtx) {
   const need = (on: boolean | undefined, value: number | undefined, path: string, message: string, ok: boolean) => {
     if (on && value !== undefined && !ok) ctx.addIssue({ code: 'custom', path: [path], message });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dbIdParam } from './common.js';
 
-/** The learner's course, lesson and progress calls (spec 02 §3, §7). */
+/** The learner's course, lesson and progress calls (docs/product.md §Course page). */
 
 const ok = z.literal(true);
 export const learnerCourseParams = z.object({ courseId: dbIdParam });
@@ -11,7 +11,7 @@ export const lessonIdParams = z.object({ lessonId: dbIdParam });
 export const itemRef = z.object({ type: z.enum(['lesson', 'test']), id: z.number().int() });
 export type ItemRef = z.infer<typeof itemRef>;
 
-/** Module item (spec 02 §3): what the course page and the contents panel list. */
+/** Module item (docs/product.md §Course page): what the course page and the contents panel list. */
 export const moduleItem = z.object({
   id: z.number().int(),
   type: z.enum(['lesson', 'test']),
@@ -36,7 +36,7 @@ export const modulesStructuredResponse = z.object({
   result: z.object({ success: ok, modules: z.array(learnerModule) }),
 });
 
-/** GET /api/admin/courses/{id}: the course summary (spec 02 §3); staff also get the constructor fields. */
+/** GET /api/admin/courses/{id}: the course summary (docs/product.md §Course page); staff also get the constructor fields. */
 export const courseSummary = z.object({
   id: z.number().int(),
   title: z.string(),
@@ -56,7 +56,7 @@ export const courseSummary = z.object({
 export type CourseSummary = z.infer<typeof courseSummary>;
 export const courseSummaryResponse = z.object({ result: z.object({ success: ok, course: courseSummary }) });
 
-/** A content block as the lesson page reads it (spec 02 §3): structured contents as JSON text. */
+/** A content block as the lesson page reads it (docs/product.md §Lesson page): structured contents as JSON text. */
 export const learnerBlock = z.object({
   id: z.number().int(),
   type: z.enum(['title', 'description', 'text', 'video', 'image', 'file', 'button']),
@@ -98,12 +98,12 @@ export const LEARNING_MESSAGES = {
   lessonNotFound: 'Урок не найден',
 } as const;
 
-/* ---------- Test taking (spec 02 §2 "Test introduction", "Test taking", "Test result"; §3) ---------- */
+/* ---------- Test taking (docs/product.md §Test introduction, §Test taking, §Test result) ---------- */
 
 export const learnerTestParams = z.object({ courseId: dbIdParam, testId: dbIdParam });
 export const attemptResultParams = z.object({ courseId: dbIdParam, testId: dbIdParam, attemptId: dbIdParam });
 
-/** Attempt (spec 02 §3). */
+/** Attempt (docs/product.md §Test taking). */
 export const attemptView = z.object({
   id: z.number().int(),
   attempt_number: z.number().int(),
@@ -122,7 +122,7 @@ export const attemptView = z.object({
 });
 export type AttemptView = z.infer<typeof attemptView>;
 
-/** Option (spec 02 §3): `is_correct` only on a finished attempt's review with show_correct_answers. */
+/** Option (docs/product.md §Test taking): `is_correct` only on a finished attempt's review with show_correct_answers. */
 export const questionOption = z.object({
   id: z.number().int(),
   value: z.string(),

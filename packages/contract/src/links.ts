@@ -1,6 +1,6 @@
 /**
  * The one rule for links kept in lesson blocks, used by the server when a lesson is saved and by the
- * client when a lesson is shown (DESIGN.md §6 "Video", "Rich text"):
+ * client when a lesson is shown (docs/rules.md §Video, §Rich text):
  * - a link a learner may follow (video link, button, image) is http(s) with a host, or a path of
  *   this site ('/…'); never `javascript:`, `data:`, a scheme-relative '//host' or a backslash trick
  *   ('/\host', '\\host') that browsers read as another host;

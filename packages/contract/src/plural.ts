@@ -37,9 +37,9 @@ export function formatOutOf(done: number, total: number, forms: RuForms, separat
 }
 
 export const DAY_FORMS: RuForms = ['день', 'дня', 'дней'];
-/** 'из 1 лекции', 'из 2 лекций', 'из 5 лекций' (spec: 'X/Y лекций'). */
+/** 'из 1 лекции', 'из 2 лекций', 'из 5 лекций' (docs/product.md §Course card: 'X/Y лекций'). */
 export const OF_LECTURES: RuForms = ['лекции', 'лекций', 'лекций'];
-/** 'из 1 теста', 'из 2 тестов', 'из 5 тестов' (spec: 'X/Y тестов'). */
+/** 'из 1 теста', 'из 2 тестов', 'из 5 тестов' (docs/product.md §Course card: 'X/Y тестов'). */
 export const OF_TESTS: RuForms = ['теста', 'тестов', 'тестов'];
 /** 'не более 1 символа', 'не более 2 символов', 'не более 255 символов'. */
 export const OF_CHARACTERS: RuForms = ['символа', 'символов', 'символов'];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OF_CHARACTERS, formatCount } from './plural.js';
 
-/** GET /api/profile (spec 02 §3 "Profile"): the profile in a top-level `data`. */
+/** GET /api/profile (docs/product.md §Profile): the profile in a top-level `data`. */
 export const profile = z.object({
   id: z.number().int(),
   first_name: z.string(),

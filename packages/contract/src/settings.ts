@@ -28,7 +28,7 @@ export const ADMIN_USER_SORTS = ['name', 'email', 'department', 'role', 'last_ac
 export type AdminUserSort = (typeof ADMIN_USER_SORTS)[number];
 export const ADMIN_USERS_PER_PAGE_MAX = 200;
 /**
- * GET /api/admin/users query. Without any parameter the answer is the spec's full `items`; with
+ * GET /api/admin/users query. Without any parameter the answer is the full `items`; with
  * any of them it is one page (50 by default) with `total`, searched on the server (name or email,
  * case-insensitive substring) and sorted.
  */

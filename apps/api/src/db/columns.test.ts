@@ -5,7 +5,7 @@ import { createTestDb, dialectName } from '../test/harness.js';
 import { COLUMNS, type ColumnKind } from './columns.js';
 import { migrateToLatest } from './migrate.js';
 
-/** The database type each kind of column has on each database (DESIGN.md §8). */
+/** The database type each kind of column has on each database (docs/rules.md §Two databases). */
 const TYPES: Record<ColumnKind, { sqlite: string[]; postgres: string[] }> = {
   id: { sqlite: ['integer'], postgres: ['int4'] },
   int: { sqlite: ['integer', 'bigint'], postgres: ['int4', 'int8'] },

@@ -3,7 +3,7 @@ import { sql, type ColumnDefinitionBuilder, type RawBuilder } from 'kysely';
 export type DialectKind = 'sqlite' | 'postgres';
 
 /**
- * Column types that differ between the two databases (DESIGN.md §8), so that one migration
+ * Column types that differ between the two databases (docs/rules.md §Two databases), so that one migration
  * set runs on both. Times are ISO-8601 UTC text with milliseconds on SQLite, timestamptz on PostgreSQL.
  */
 export function columnTypes(kind: DialectKind) {

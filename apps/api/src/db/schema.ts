@@ -1,14 +1,14 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
- * Row types of the domain model (DESIGN.md §5). Times are ISO-8601 UTC strings on both databases
+ * Row types of the domain model (docs/rules.md §Domain model). Times are ISO-8601 UTC strings on both databases
  * (the pg driver is told to return them so); booleans are real booleans and JSON columns parsed
  * values (see columns.ts, which lists every column's kind, and values.ts, which converts them).
  */
 type Id = Generated<number>;
 type Stamp = Generated<string>;
 type Time = string;
-/** Soft deletion (DESIGN.md §6 "Deletion"): set once, the row vanishes from every screen. */
+/** Soft deletion (docs/rules.md §Deletion): set once, the row vanishes from every screen. */
 type DeletedAt = Generated<Time | null>;
 /** Read as the parsed value; written as JSON text made by `toJson` (db/values.ts). */
 export type Json<T> = ColumnType<T, string, string>;
@@ -332,7 +332,7 @@ export interface TestAttemptsTable {
   question_order: Json<number[]>;
   /** Option ids of each question in the attempt's order, by question id. */
   answer_order: Json<Record<string, number[]>>;
-  /** The questions and options as they were when the attempt started (DESIGN.md "Attempt snapshot"). */
+  /** The questions and options as they were when the attempt started (docs/rules.md §Attempt snapshot). */
   snapshot: ColumnType<unknown, string | null | undefined, string | null>;
   score: number | null;
   correct_answers: number | null;

@@ -4,7 +4,7 @@ import type { DialectKind } from './dialect.js';
 import type { Database } from './schema.js';
 
 /**
- * The transaction boundary of the services (DESIGN.md §3): a service wraps a rule that spans tables
+ * The transaction boundary of the services (docs/architecture.md §Layers): a service wraps a rule that spans tables
  * in `run`, and every repository query issued inside it, however deep, runs in that one transaction
  * on either database. Repositories read `db` for each query and never open transactions themselves.
  */

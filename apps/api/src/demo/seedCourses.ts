@@ -215,7 +215,7 @@ export async function seedCourses(
   return { courseId: (key) => must(courseIds.get(key), key), lessonIds, tests };
 }
 
-/** The content row of a lesson block (DESIGN.md §5; JSON blocks are stored as text). */
+/** The content row of a lesson block (docs/rules.md §Domain model; JSON blocks are stored as text). */
 function blockRow(b: Block): {
   type: string;
   content: string | null;

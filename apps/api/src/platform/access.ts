@@ -2,7 +2,7 @@ import type { Permission, RoleCode } from '@lms/contract';
 import type { ActiveSession, SessionUser } from './sessions.js';
 
 /**
- * What each role may do (DESIGN.md §5): admin — everything; author — catalogue and constructor;
+ * What each role may do (docs/rules.md §Roles): admin — everything; author — catalogue and constructor;
  * manager — analytics of their employees; everyone — learning and their own profile. The one table
  * behind every route guard and the `permissions` the client receives.
  */

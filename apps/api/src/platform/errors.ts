@@ -1,4 +1,4 @@
-/** An error with an HTTP status and a Russian message for the client (DESIGN.md §4). */
+/** An error with an HTTP status and a Russian message for the client (docs/rules.md §Errors). */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,

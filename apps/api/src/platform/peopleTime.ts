@@ -1,5 +1,5 @@
 /**
- * The one owner of "a date for people" (DESIGN.md §6 "Time"): times are stored in UTC, and every date
+ * The one owner of "a date for people" (docs/rules.md §Time): times are stored in UTC, and every date
  * the server writes for a person — in mails, digests, exports, the analytics screen's strings — is
  * the calendar day or wall-clock time of the company's time zone (`TIMEZONE`). Two places that format
  * the same instant through this class can never disagree by a day.

@@ -11,7 +11,7 @@ import { loadAppSecret } from './secret.js';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
-/** DESIGN.md / issue 9: the data folder's secrets are readable by the server's own user only. */
+/** docs/rules.md §Data folder / issue 9: the data folder's secrets are readable by the server's own user only. */
 describe('files under DATA_DIR are owner-only', () => {
   let previousUmask: number;
   let root: string;

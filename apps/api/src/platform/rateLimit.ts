@@ -14,7 +14,7 @@ export const PRUNE_EVERY_MS = 10 * MINUTE;
 /**
  * Sign-in and recovery attempts of one address share one budget, counted before any password or
  * code check, so that a spray of random logins from one address cannot queue password hashing
- * (DESIGN.md §6 "Sessions and CSRF"). A successful sign-in gives its attempt back, so that an
+ * (docs/rules.md §Sessions and CSRF). A successful sign-in gives its attempt back, so that an
  * office behind one NAT address is not locked out by its own colleagues signing in at nine.
  */
 export const IP_ATTEMPTS_PER_MINUTE = 30;

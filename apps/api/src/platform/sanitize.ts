@@ -2,7 +2,7 @@ import sanitizeHtml from 'sanitize-html';
 import { PLAYER_HOSTS, isPlayerUrl } from '@lms/contract';
 
 /**
- * Lesson text HTML is cleaned on save with an allow-list (DESIGN.md §6 "Rich text"): formatting,
+ * Lesson text HTML is cleaned on save with an allow-list (docs/rules.md §Rich text): formatting,
  * lists, links, tables, images and headings stay; scripts, styles, event handlers, `javascript:` and
  * `data:` links go; an iframe stays only when its address is exactly a player of YouTube, RuTube or
  * VK Video over https (the contract's `isPlayerUrl`, which the lesson page applies again).

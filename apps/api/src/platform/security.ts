@@ -81,7 +81,7 @@ export function siteAddress(config: Config, request: FastifyRequest): string {
 }
 
 /**
- * Sessions, CSRF and the access rule of every route (DESIGN.md §6 "Sessions and CSRF").
+ * Sessions, CSRF and the access rule of every route (docs/rules.md §Sessions and CSRF).
  * Registered before any route: a route without a declared access rule stops the server from starting.
  */
 export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void {

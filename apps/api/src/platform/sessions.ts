@@ -90,7 +90,7 @@ function activeSession(row: SessionRow): ActiveSession {
   };
 }
 
-/** The sessions table (DESIGN.md §6 "Sessions and CSRF"): only token hashes are stored. */
+/** The sessions table (docs/rules.md §Sessions and CSRF): only token hashes are stored. */
 export class SessionRepository {
   constructor(private readonly uow: UnitOfWork) {}
 

@@ -22,7 +22,7 @@ function Root() {
   return <Outlet />;
 }
 
-/** Protected screens of the main layout (spec 01 §2.1). Later issues replace the placeholders. */
+/** Protected screens of the main layout (docs/product.md §Routes). Later issues replace the placeholders. */
 const protectedScreens: RouteObject[] = [
   { index: true, ...screen(() => import('../features/home/HomePage')) },
   { path: 'management', ...screen(() => import('../features/catalogue/CataloguePage')) },

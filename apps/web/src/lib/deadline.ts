@@ -7,13 +7,13 @@ export const TEXT_TODAY = 'Сегодня';
 /** How a deadline is coloured: overdue red, almost overdue orange, otherwise neutral. */
 export type DeadlineTone = 'overdue' | 'almost_overdue' | 'normal';
 
-/** The server's deadline grouping of a course (spec 03 §4), when it sends one. */
+/** The server's deadline grouping of a course (docs/product.md §Course card), when it sends one. */
 export type DeadlineStatus = 'overdue' | 'almost_overdue' | 'in_order' | null | undefined;
 
 const RU_DATE = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /**
- * A deadline value as a Date (spec 01 §3): 'DD.MM.YYYY HH:MM' (also without the time, or with
+ * A deadline value as a Date (docs/product.md §Course card): 'DD.MM.YYYY HH:MM' (also without the time, or with
  * seconds) in local time, or anything `Date` can parse (ISO). Empty or invalid values give null.
  */
 export function parseDeadline(value: string | number | Date | null | undefined): Date | null {
@@ -41,7 +41,7 @@ export function calendarDaysBetween(now: Date, date: Date): number {
 }
 
 /**
- * The time left to a deadline as a card shows it after 'Осталось' (spec 01 §9): a past moment
+ * The time left to a deadline as a card shows it after 'Осталось' (docs/product.md §Course card): a past moment
  * 'Просрочено'; later today 'Сегодня'; then '1 день', '2 дня' … '4 дня', '5 дней', '21 день',
  * '22 дня' (Russian plural rules). No or an invalid deadline gives null.
  */
@@ -55,7 +55,7 @@ export function deadlineText(value: string | number | Date | null | undefined, n
 }
 
 /**
- * The colour of a deadline, from the server's status only (DESIGN §6 "Deadlines"): red when
+ * The colour of a deadline, from the server's status only (docs/rules.md §Deadlines): red when
  * overdue, orange when almost overdue, otherwise neutral. The local clock never makes it red.
  */
 export function deadlineTone(status: DeadlineStatus): DeadlineTone {

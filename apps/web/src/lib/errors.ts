@@ -1,6 +1,6 @@
 import { isHttpError } from './http';
 
-/** 'Ошибка сети. Попробуйте позже.': a call that got no answer at all (spec 01 §8). */
+/** 'Ошибка сети. Попробуйте позже.': a call that got no answer at all (docs/product.md §HTTP client). */
 export const TEXT_NETWORK_ERROR = 'Ошибка сети. Попробуйте позже.';
 
 /** A 2xx answer whose `result.success` is false; it carries the server's `result.message`. */
@@ -39,7 +39,7 @@ export function serverMessage(error: unknown): string | undefined {
   return resultMessage(error.response?.data);
 }
 
-/** The server's message of a failed call, else the given default (spec 03 §8). */
+/** The server's message of a failed call, else the given default (docs/product.md §HTTP client). */
 export function messageOr(error: unknown, fallback: string): string {
   return serverMessage(error) ?? fallback;
 }

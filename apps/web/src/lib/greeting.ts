@@ -7,7 +7,7 @@ export function greetingName(fullName: string | null | undefined): string {
   return words[1] ?? words[0] ?? '';
 }
 
-/** '<Имя>, добрый день!' (spec 01 §2.7); 'Добрый день!' when the name is unknown. */
+/** '<Имя>, добрый день!' (docs/product.md §Home); 'Добрый день!' when the name is unknown. */
 export function greeting(fullName: string | null | undefined): string {
   const name = greetingName(fullName);
   return name ? `${name}, добрый день!` : 'Добрый день!';

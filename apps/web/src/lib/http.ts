@@ -30,7 +30,7 @@ export interface RequestConfig {
   loginRedirect?: boolean;
 }
 
-/** Marks a request whose 401 already sent the browser to /login (spec 01 §2.2). */
+/** Marks a request whose 401 already sent the browser to /login (docs/product.md §Session). */
 export interface RetryableRequestConfig extends RequestConfig {
   _retry?: boolean;
 }
@@ -232,7 +232,7 @@ async function request<T = unknown>(config: RequestConfig): Promise<HttpResponse
 type Options = Omit<RequestConfig, 'url' | 'method' | 'data'>;
 
 /**
- * The one HTTP client of the app (spec 01 §7): same origin, cookie session, JSON, 10 s time-out,
+ * The one HTTP client of the app (docs/product.md §HTTP client): same origin, cookie session, JSON, 10 s time-out,
  * the XSRF-TOKEN cookie echoed as X-XSRF-TOKEN on same-origin calls. Non-2xx answers reject with
  * an HttpError that carries the status and the server's body.
  */

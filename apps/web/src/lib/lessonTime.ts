@@ -1,4 +1,4 @@
-/** Lesson times (spec 02 §4, §9): durations as HH:MM:SS and dates of the course page's tooltips. */
+/** Lesson times (docs/product.md §Formats): durations as HH:MM:SS and dates of the course page's tooltips. */
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 

@@ -9,7 +9,7 @@ export const TEXT_INVALID_DATE = 'Неверная дата';
 const dateFormat = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit', year: 'numeric' });
 
 /**
- * Last activity as relative time (spec 03 §2.1): under a minute 'Только что', then 'N мин. назад',
+ * Last activity as relative time (docs/product.md §Analytics): under a minute 'Только что', then 'N мин. назад',
  * 'N ч. назад', under 7 days 'N дн. назад', otherwise dd.mm.yyyy (ru-RU). An empty value is
  * 'Никогда', an unparseable one 'Неверная дата'. A time slightly in the future (clock skew) counts
  * as 'Только что'.

@@ -19,7 +19,7 @@ function leadsOffSite(value: string): boolean {
 }
 
 /**
- * A lesson text sanitized again on render (DESIGN.md §6 "Rich text"): DOMPurify's allow-list (no
+ * A lesson text sanitized again on render (docs/rules.md §Rich text): DOMPurify's allow-list (no
  * script, no event handlers, no `javascript:` links), link and picture addresses that only look like
  * paths of this site dropped, and iframes only when their address is exactly a player (the
  * contract's `isPlayerUrl`, as on the server).

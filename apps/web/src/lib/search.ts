@@ -25,7 +25,7 @@ export function filterGroups<G extends { items: readonly unknown[] }>(
     .filter((group) => group.items.length > 0);
 }
 
-/** 'По запросу "<query>" ничего не найдено' (spec 01 §5). */
+/** 'По запросу "<query>" ничего не найдено' (docs/product.md §Home). */
 export function notFoundText(query: string): string {
   return `По запросу "${query.trim()}" ничего не найдено`;
 }

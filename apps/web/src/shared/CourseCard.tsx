@@ -8,7 +8,7 @@ import { CourseDeadline } from './CourseDeadline';
 import classes from './CourseCard.module.css';
 import placeholderImage from './images/course-placeholder.svg';
 
-/** The card fields shared by the home list and the admin catalogue (spec 01 §3, spec 03 §3). */
+/** The card fields shared by the home list and the admin catalogue (docs/product.md §Course card). */
 export interface CourseCardCourse {
   name: string;
   image: string | null;
@@ -28,9 +28,9 @@ export const COURSE_TEXTS = {
   students: 'Ученики',
   complete: 'Курс пройден',
   progress: 'Прогресс по курсу',
-  /** 'X/Y лекций' (spec 01 §9), the noun agreeing with Y: '0/1 лекции', '2/3 лекций'. */
+  /** 'X/Y лекций' (docs/product.md §Course card), the noun agreeing with Y: '0/1 лекции', '2/3 лекций'. */
   lessons: (c: { total: number; completed: number }) => formatOutOf(c.completed, c.total, OF_LECTURES),
-  /** 'X/Y тестов' (spec 01 §9): '1/1 теста', '0/4 тестов'. */
+  /** 'X/Y тестов' (docs/product.md §Course card): '1/1 теста', '0/4 тестов'. */
   tests: (c: { total: number; completed: number }) => formatOutOf(c.completed, c.total, OF_TESTS),
 } as const;
 
@@ -101,7 +101,7 @@ interface CourseCardProps {
 }
 
 /**
- * A course card linking to the course's url (spec 01 §2.7, §9; spec 03 §2.3): image or the
+ * A course card linking to the course's url (docs/product.md §Home, §Course card, §Catalogue): image or the
  * placeholder, name, group and student counts, 'Осталось …' deadline, 'X/Y лекций' and
  * 'X/Y тестов' when there are any, a progress bar with percent when above 0, 'Курс пройден'.
  * Memoised: a list redrawn on each keystroke of its search does not redraw the cards it keeps.

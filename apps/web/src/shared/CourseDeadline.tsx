@@ -10,7 +10,7 @@ const TONE_COLOR: Record<DeadlineTone, string | undefined> = {
 };
 
 /**
- * A course's deadline, the one way the home card and the course page show it (spec 01 §9): 'Осталось
+ * A course's deadline, the one way the home card and the course page show it (docs/product.md §Course card): 'Осталось
  * N дней' or 'Просрочено', coloured by the server's status; nothing for a completed course or a
  * course without a deadline.
  */

@@ -19,7 +19,7 @@ export const GUEST_MAILBOX = {
 
 /**
  * The mailbox part of a corporate address, with the fixed '@domain' suffix shown inside the field
- * (spec 01 §5, spec 03 §5): sign-in, recovery and the employee forms.
+ * (docs/product.md §Sign-in, §Settings): sign-in, recovery and the employee forms.
  */
 export function MailboxInput({ value, onChange, suffix, allowFullAddress, ...rest }: MailboxInputProps) {
   const showSuffix = suffix !== '' && !(allowFullAddress && value.includes('@'));

@@ -1,7 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { greeting } from '../lib/greeting';
 
-/** The page heading '<Имя>, добрый день!' (spec 01 §2.7) with a dimmed subtitle under it. */
+/** The page heading '<Имя>, добрый день!' (docs/product.md §Home) with a dimmed subtitle under it. */
 export function PageGreeting({ userName, subtitle }: { userName: string | null | undefined; subtitle: string }) {
   return (
     <Stack gap={6}>

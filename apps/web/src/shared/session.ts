@@ -24,7 +24,7 @@ export function toUser(data: unknown): AuthUser {
   };
 }
 
-/** GET /api/check-auth. Any failure counts as not authenticated (spec 01 §4). */
+/** GET /api/check-auth. Any failure counts as not authenticated (docs/product.md §Session). */
 export async function fetchSession(): Promise<AuthUser> {
   try {
     const { data } = await http.get<unknown>('/api/check-auth');
@@ -56,7 +56,7 @@ export function useSession(): Session {
 }
 
 /**
- * Logout (spec 01 §4): POST /api/logout, clear nothing locally, then a full-page navigation to
+ * Logout (docs/product.md §Session): POST /api/logout, clear nothing locally, then a full-page navigation to
  * /login; if the call fails, the page reloads.
  */
 export async function logout(): Promise<void> {

@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 
-/** Toasts come in two kinds only and last 7000 ms (spec 01 §8, §9). */
+/** Toasts come in two kinds only and last 7000 ms (docs/product.md §Shell). */
 export const TOAST_DURATION = 7000;
 
 /** The close button needs a name for screen readers. */

@@ -13,9 +13,9 @@ export const ziggyAnswer: Shape<Ziggy> = object({
 });
 
 /**
- * GET /ziggy: the server's named-route table, loaded once on start (spec 01 §4, §7).
+ * GET /ziggy: the server's named-route table, loaded once on start (docs/product.md §Session).
  * A failure, or an answer that is not a route table, leaves it null and is only logged; the user
- * sees no message (spec 01 §8).
+ * sees no message (docs/product.md §Session).
  */
 export async function fetchZiggy(): Promise<Ziggy | null> {
   try {

@@ -1,7 +1,7 @@
 import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 import { columnTypes, type DialectKind } from '../dialect.js';
 
-/** The whole domain model of DESIGN.md §5, with the foreign keys and indexes later queries need. */
+/** The whole domain model of docs/rules.md §Domain model, with the foreign keys and indexes later queries need. */
 export function domainMigration(kind: DialectKind) {
   const t = columnTypes(kind);
 

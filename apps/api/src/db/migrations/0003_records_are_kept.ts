@@ -8,7 +8,7 @@ interface RecordKey {
   references: string;
 }
 
-/** Learning records keep what they refer to: no cascade may reach them (DESIGN.md §6 "Deletion"). */
+/** Learning records keep what they refer to: no cascade may reach them (docs/rules.md §Deletion). */
 const RECORD_KEYS: RecordKey[] = [
   { table: 'lesson_progress', column: 'user_id', references: 'users' },
   { table: 'lesson_progress', column: 'lesson_id', references: 'lessons' },
@@ -151,7 +151,7 @@ export function recordsAreKeptMigration(kind: DialectKind) {
       }
       await uniqueAmongLive(db, 'users_email_unique', 'users', 'email');
       await uniqueAmongLive(db, 'course_categories_name_unique', 'course_categories', 'name');
-      // /storage looks up what references a file before serving it (DESIGN.md §6 "Uploads").
+      // /storage looks up what references a file before serving it (docs/rules.md §Uploads).
       for (const [table, column] of [
         ['courses', 'image_path'],
         ['lessons', 'image_path'],

@@ -42,7 +42,7 @@ describe(`analytics overview, streamed, equals the rules over the engine's full 
   });
 
   /**
-   * The overview as DESIGN.md §6 "Analytics" and the screen define it, computed the long way: every
+   * The overview as docs/rules.md §Analytics and the screen define it, computed the long way: every
    * enrolled course of every team member from the records, the most urgent one per employee, the
    * groups ordered by deadline as `localeCompare` orders ISO times, then by name in Russian order,
    * then in the team's order.

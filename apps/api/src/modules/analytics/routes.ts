@@ -14,7 +14,7 @@ const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse };
 const access = 'analytics.view' as const;
 const tags = ['analytics'];
 
-/** Analytics calls (spec 03 §7). */
+/** Analytics calls (docs/product.md §Analytics). */
 export const analyticsRoutes =
   (analytics: AnalyticsService): FastifyPluginAsyncZod =>
   async (app) => {

@@ -111,7 +111,7 @@ export interface Placed {
 }
 
 /**
- * Analytics (DESIGN.md §6 "Analytics"): an admin sees every user, a manager the other users of their
+ * Analytics (docs/rules.md §Analytics): an admin sees every user, a manager the other users of their
  * department; every figure comes from the learning engine.
  */
 export class AnalyticsService {
@@ -254,7 +254,7 @@ export class AnalyticsService {
     return groups;
   }
 
-  /** The overview's three groups (spec 03 §7 `result.analytic`), as objects (the exports read them). */
+  /** The overview's three groups (docs/product.md §Analytics `result.analytic`), as objects (the exports read them). */
   async overview(viewer: SessionUser): Promise<Record<DeadlineStatus, AnalyticsEmployee[]>> {
     const groups = await this.placed(viewer);
     return {

@@ -2,7 +2,7 @@ import { can } from '../../platform/access.js';
 import type { SessionUser } from '../../platform/sessions.js';
 
 /**
- * Whose learning a viewer follows (DESIGN.md §6 "Analytics"): an admin the whole company, a manager
+ * Whose learning a viewer follows (docs/rules.md §Analytics): an admin the whole company, a manager
  * the other live people of their own department (nobody without one), anyone else nobody.
  */
 export type Team =

@@ -116,7 +116,7 @@ describe(`no correct answer reaches a learner during an attempt (${dialectName})
 
     const leaks: string[] = [];
     const correctness = /^(is_?correct|correct|is_?right|right_?answers?|correct_?(option|answer)s?(_ids?)?)$/i;
-    // Spec 02 §3: a question tells how many options are correct (not which), and an attempt's count of
+    // docs/product.md §Test taking: a question tells how many options are correct (not which), and an attempt's count of
     // correct answers exists once it is graded: before that it must be empty.
     const allowed = (key: string, value: unknown) =>
       key === 'correctAnswers' ? typeof value === 'number' : key === 'correct_answers' && value === null;

@@ -6,7 +6,7 @@ import { toJson } from '../../db/values.js';
 import { deepFreeze, keepNewest } from '../../lib/kept.js';
 import { storedOrder } from './snapshot.js';
 
-/** The questions and options an attempt asked, as they were at its start (DESIGN.md "Attempt snapshot"). */
+/** The questions and options an attempt asked, as they were at its start (docs/rules.md §Attempt snapshot). */
 export interface AttemptSnapshot {
   passing_score: number;
   questions: {

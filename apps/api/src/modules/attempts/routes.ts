@@ -24,7 +24,7 @@ const errors = { 401: errorResponse, 404: errorResponse, 422: errorResponse };
 const tags = ['tests'];
 const ok = true as const;
 
-/** Test taking (spec 02 §7): the test, start, answers, finish and the review of a finished attempt. */
+/** Test taking (docs/product.md §Test taking): the test, start, answers, finish and the review of a finished attempt. */
 export const attemptRoutes =
   (deps: { attempts: AttemptsService; authoring: TestAuthoring }): FastifyPluginAsyncZod =>
   async (app) => {

@@ -18,7 +18,7 @@ import type { LearningService } from '../learning/service.js';
 import type { CourseSummary as StateSummary } from '../progress/engine.js';
 import type { AttemptRow, AttemptSnapshot, AttemptsRepository, HeldAttempt, SavedAnswer } from './repository.js';
 
-/** Answers are accepted this long after expiry, for the network (DESIGN.md §6 "Timer"). */
+/** Answers are accepted this long after expiry, for the network (docs/rules.md §Timer). */
 export const GRACE_MS = 5 * SECOND;
 
 /** A refused start; `blockedUntil` null means blocked for ever, undefined not blocked. */
@@ -60,7 +60,7 @@ function shuffle<T>(list: readonly T[]): T[] {
 }
 
 /**
- * The test engine (DESIGN.md §6 "Tests", "Attempt snapshot", "Timer"): starts, answers and finishes
+ * The test engine (docs/rules.md §Tests, §Attempt snapshot, §Timer): starts, answers and finishes
  * are decided by the server's clock and guarded by the database, so no race, reload or device clock
  * changes a grade; correct options never leave the server before an attempt is finished.
  */
@@ -192,7 +192,7 @@ export class AttemptsService {
     return test.has_question_bank ? Math.min(test.question_bank_size, total) : total;
   }
 
-  /** GET /api/courses/{courseId}/tests/{testId} for the one taking it (spec 02 §3 "Test"). */
+  /** GET /api/courses/{courseId}/tests/{testId} for the one taking it (docs/product.md §Test taking). */
   async testView(
     user: SessionUser,
     courseId: number,
@@ -298,7 +298,7 @@ export class AttemptsService {
     if (block) throw new StartRefused(block.until === null ? A.blockedForever : A.blockedUntil, block.until);
     const { questions: usable, options } = askable;
     if (usable.length === 0) throw new StartRefused(A.empty);
-    // A bank larger than the list draws every question (DESIGN.md "Tests").
+    // A bank larger than the list draws every question (docs/rules.md §Tests).
     let drawn = test.has_question_bank
       ? shuffle(usable)
           .slice(0, Math.max(1, test.question_bank_size))

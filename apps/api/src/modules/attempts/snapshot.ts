@@ -4,7 +4,7 @@ import type { AnswerRow, QuestionRow, TestContent } from '../courses/tests.js';
 import type { AttemptSnapshot, SavedAnswer } from './repository.js';
 
 /**
- * What an attempt asked and how it is graded (DESIGN.md "Attempt snapshot"): the snapshot a start
+ * What an attempt asked and how it is graded (docs/rules.md §Attempt snapshot): the snapshot a start
  * writes, the one rebuilt for an attempt written without one, and the grade. Pure, so that the demo
  * loader writes its attempts exactly as a start and a finish do.
  */
@@ -89,7 +89,7 @@ export function grade(snapshot: AttemptSnapshot, answers: readonly Pick<SavedAns
 }
 
 /**
- * The attempt's questions in its order as the learner's pages read them (spec 02 §3 "Question"):
+ * The attempt's questions in its order as the learner's pages read them (docs/product.md §Test taking):
  * how many options are correct, never which, unless `reveal` (the review of a finished attempt).
  */
 export function askedQuestions(

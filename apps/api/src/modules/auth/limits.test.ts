@@ -15,7 +15,7 @@ const PER_IP = 'Слишком много попыток входа. Попро�
 const RECOVERY_TOO_MANY = 'Слишком много запросов. Попробуйте позже.';
 const random = () => Math.random().toString(36).slice(2, 10);
 
-/** DESIGN.md §6 "Sessions and CSRF": sign-in and recovery limited per address and overall. */
+/** docs/rules.md §Sessions and CSRF: sign-in and recovery limited per address and overall. */
 describe(`sign-in and recovery limits per address and overall (${dialectName})`, () => {
   let ctx: TestContext;
   let client: Client;

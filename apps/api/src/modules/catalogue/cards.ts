@@ -13,7 +13,7 @@ interface CardCourse {
   learners: number;
 }
 
-/** The card fields shared by the home list and the admin catalogue (spec 01 §3, spec 03 §3). */
+/** The card fields shared by the home list and the admin catalogue (docs/product.md §Course card). */
 export function courseCard(course: CardCourse, state: CourseSummary | undefined): HomeCourse {
   return {
     id: course.id,

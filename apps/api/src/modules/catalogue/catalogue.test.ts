@@ -217,7 +217,7 @@ describe(`catalogue (${dialectName})`, () => {
     expect(attach.statusCode).toBe(422);
   });
 
-  it('is for admins and authors; others get the spec 403 texts', async () => {
+  it('is for admins and authors; others get the documented 403 texts', async () => {
     const { client: author } = await clientAs(ctx, 'author');
     expect((await author.post('/api/courses/categories', { name: 'Автора' })).statusCode).toBe(201);
     const { client: learner } = await clientAs(ctx, 'learner');

@@ -26,7 +26,7 @@ export const CATALOGUE_MESSAGES = {
 const duplicate = (field: string) =>
   unprocessable(CATALOGUE_MESSAGES.duplicate, { [field]: [CATALOGUE_MESSAGES.duplicate] });
 
-/** The admin course catalogue with categories (spec 03 §2.3, §7 "Catalogue"). */
+/** The admin course catalogue with categories (docs/product.md §Catalogue). */
 export class CatalogueService {
   constructor(
     private readonly uow: UnitOfWork,
@@ -101,7 +101,7 @@ export class CatalogueService {
     for (const c of real) await this.repo.updateCategory(c.id, { name: c.name, sort_order: c.sort_order }, now);
   }
 
-  /** The category and its courses are deleted softly (spec 03: its courses go with it); records stay. */
+  /** The category and its courses are deleted softly (docs/product.md §Catalogue: its courses go with it); records stay. */
   deleteCategory(id: number): Promise<void> {
     return this.uow.run(async () => {
       if (!(await this.repo.category(id))) throw notFound(CATALOGUE_MESSAGES.categoryNotFound);

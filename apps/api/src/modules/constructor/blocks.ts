@@ -18,7 +18,7 @@ import { sanitizeLessonHtml } from '../../platform/sanitize.js';
 import { storageUrl } from '../../platform/storageUrl.js';
 import type { BlockRow, BlockValues } from '../courses/structure.js';
 
-/** Title and description blocks sit at fixed places on top (spec 03 §3); others count from 0. */
+/** Title and description blocks sit at fixed places on top (docs/product.md §Lesson editor); others count from 0. */
 export const FIXED_ORDER: Partial<Record<BlockType, number>> = { title: -2, description: -1 };
 
 const TEXT_MAX = 1_000_000;

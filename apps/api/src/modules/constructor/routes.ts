@@ -32,7 +32,7 @@ const access = 'constructor.manage' as const;
 const tags = ['constructor'];
 const ok = true as const;
 
-/** Course constructor calls of spec 03 §7 (tests and questions are the test-authoring module's). */
+/** Course constructor calls of docs/product.md §Constructor (tests and questions are the test-authoring module's). */
 export const constructorRoutes =
   (service: ConstructorService): FastifyPluginAsyncZod =>
   async (app) => {

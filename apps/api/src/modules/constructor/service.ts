@@ -58,7 +58,7 @@ function checkDaySettings(stored: ConstructorCourse, change: UpdateCourseRequest
 }
 
 /**
- * The course constructor (spec 03 §2.4, DESIGN.md §6 "Constructor"): every change is one unit of
+ * The course constructor (docs/product.md §Constructor, docs/rules.md §Constructor): every change is one unit of
  * work, checked against live rows of the course named in the path.
  */
 export class ConstructorService {

@@ -26,7 +26,7 @@ const tags = ['constructor'];
 const ok = true as const;
 const MAX_IMAGES_PER_SAVE = 500;
 
-/** Test authoring calls of spec 03 §7 (the learner's view of a test comes with the test engine). */
+/** Test authoring calls of docs/product.md §Test authoring (the learner's view of a test comes with the test engine). */
 export const testRoutes =
   (deps: { authoring: TestAuthoring; uploads: Uploads }): FastifyPluginAsyncZod =>
   async (app) => {

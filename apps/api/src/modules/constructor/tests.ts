@@ -22,7 +22,7 @@ const toTest = (row: TestRow): ConstructorTest => {
   return { ...rest, type: 'test' };
 };
 
-/** The stored settings merged with a change must still keep every switch rule (spec 03 §4, §5). */
+/** The stored settings merged with a change must still keep every switch rule (docs/product.md §Test authoring). */
 function checkedSettings(current: TestSettings, change: Partial<TestSettings>): TestSettings {
   const merged = { ...current, ...change };
   // The question bank draws its own order: random order is off while it is on.

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 
 /**
- * Soft deletion of the course content (DESIGN.md §6 "Deletion"): categories, courses, modules,
+ * Soft deletion of the course content (docs/rules.md §Deletion): categories, courses, modules,
  * lessons, tests and questions are never removed, they are marked deleted (`deleted_at`) and vanish
  * from every screen, while learners' records keep pointing at them. The courses module owns these
  * tables; a query elsewhere that reads them says "live" or "published" through the fragments below,

@@ -52,7 +52,7 @@ export interface FileReference {
 
 /**
  * The one owner of the course content tables (courses, modules, lessons, lesson_contents, tests,
- * test_questions, test_answers): every query here sees live rows only (soft deletion, DESIGN.md §6),
+ * test_questions, test_answers): every query here sees live rows only (soft deletion, docs/rules.md §Deletion),
  * and "published items in their order" is defined here once for the engine and every screen.
  */
 export class CoursesRepository {

@@ -3,7 +3,7 @@ import type { EnrollmentService } from '../enrollment/service.js';
 import type { CoursesRepository } from './repository.js';
 
 /**
- * Course deletion (DESIGN.md §6 "Deletion"): the course is marked deleted and its assignments end,
+ * Course deletion (docs/rules.md §Deletion): the course is marked deleted and its assignments end,
  * so it vanishes from every screen and call; modules, lessons, tests and every learner's progress,
  * attempts and answers stay in the database for audits.
  */

@@ -12,7 +12,7 @@ export const DEPARTMENT_MESSAGES = {
   deleted: 'Отдел успешно удален',
 } as const;
 
-/** Departments; their courses enroll every member (DESIGN.md §6 "Enrollment"). */
+/** Departments; their courses enroll every member (docs/rules.md §Enrollment). */
 export class DepartmentsService extends CourseHolderService<DepartmentRecord> {
   protected readonly notFoundMessage = DEPARTMENT_MESSAGES.notFound;
 

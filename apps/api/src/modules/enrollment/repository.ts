@@ -4,12 +4,12 @@ import type { UnitOfWork } from '../../db/unitOfWork.js';
 export interface Enrollment {
   user_id: number;
   course_id: number;
-  /** The earliest assignment among the sources (DESIGN.md §6 "Enrollment"). */
+  /** The earliest assignment among the sources (docs/rules.md §Enrollment). */
   enrolled_at: string;
 }
 
 /**
- * Enrollment (DESIGN.md §6): a user is enrolled in a course through a direct assignment, their
+ * Enrollment (docs/rules.md §Enrollment): a user is enrolled in a course through a direct assignment, their
  * department's courses or their groups' courses; removing the last source ends it. The `enrollments`
  * table holds the result, one row per (user, course) with the earliest assignment and its sources,
  * and is kept exact by `refresh`, which `EnrollmentService` (service.ts) runs in the same transaction

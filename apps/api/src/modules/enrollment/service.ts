@@ -4,7 +4,7 @@ import type { EnrollmentFilter, EnrollmentRepository } from './repository.js';
 import type { EnrollmentSources } from './sources.js';
 
 /**
- * Enrollment (DESIGN.md §6): the one writer of its sources (direct assignments, department courses,
+ * Enrollment (docs/rules.md §Enrollment): the one writer of its sources (direct assignments, department courses,
  * group members and courses; sources.ts). Every change of a source is followed, in the same
  * transaction, by the stored enrollments of the people it touched (repository.ts) and then, called
  * from here, by their learning states and the courses' learner counts (progress/states.ts). The

@@ -2,7 +2,7 @@ import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { liveCourse } from '../courses/live.js';
 
 /**
- * The enrollment sources (DESIGN.md §6 "Enrollment"): direct assignments (`user_courses`), the
+ * The enrollment sources (docs/rules.md §Enrollment): direct assignments (`user_courses`), the
  * departments' courses (`department_courses`), the study groups' members and courses (`group_users`,
  * `group_courses`). Written here only, by `EnrollmentService`, which makes the kept enrollments and
  * learning states follow in the same transaction. A link that stays keeps its time: it decides when

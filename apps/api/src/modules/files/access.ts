@@ -7,7 +7,7 @@ import type { LearningEngine } from '../progress/service.js';
 import type { UsersRepository } from '../users/repository.js';
 
 /**
- * Who may read a stored file (DESIGN.md §6 "Uploads"): staff who build courses read every file; a
+ * Who may read a stored file (docs/rules.md §Uploads): staff who build courses read every file; a
  * manager the covers of the courses their team is enrolled in (the analytics screen shows them);
  * anyone else a file that published content of a course visible to them holds, or a user's photo.
  */

@@ -21,7 +21,7 @@ export const storageRoutes =
       async (request, reply) => {
         // Already decoded by the router; decoding again would turn '%25' into a broken escape.
         const relative = ((request.params as { '*': string })['*'] ?? '').replace(/^\/+/, '');
-        // A file the user may not see answers as if it did not exist (DESIGN.md §4).
+        // A file the user may not see answers as if it did not exist (docs/rules.md §Errors).
         const user = await request.requireUser();
         if (!(await deps.access.mayRead(user, relative))) throw notFound(FILE_NOT_FOUND);
         const file = await deps.storage.open(relative);

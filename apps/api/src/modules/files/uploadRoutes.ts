@@ -61,7 +61,7 @@ const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 413
 const access = 'constructor.manage' as const;
 const tags = ['constructor'];
 
-/** Uploads of the constructor (spec 03 §7): lesson images and files, and the course image. */
+/** Uploads of the constructor (docs/product.md §Constructor): lesson images and files, and the course image. */
 export const uploadRoutes =
   (deps: { uploads: Uploads; targets: UploadTargets }): FastifyPluginAsyncZod =>
   async (app) => {

@@ -55,7 +55,7 @@ class TooLarge extends Error {}
 class NotAnImage extends Error {}
 
 /**
- * Uploads (DESIGN.md §6 "Uploads"): streamed to a temporary file, checked by size and (images) by
+ * Uploads (docs/rules.md §Uploads): streamed to a temporary file, checked by size and (images) by
  * content, then renamed under a random name; the database row is written last, and an upload that
  * fails or is aborted leaves nothing behind.
  */

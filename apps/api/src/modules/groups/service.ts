@@ -15,7 +15,7 @@ export const GROUP_MESSAGES = {
   deleted: 'Группа успешно удалена',
 } as const;
 
-/** Study groups; their courses enroll every member (DESIGN.md §6 "Enrollment"). */
+/** Study groups; their courses enroll every member (docs/rules.md §Enrollment). */
 export class GroupsService extends CourseHolderService<GroupRecord> {
   protected readonly notFoundMessage = GROUP_MESSAGES.notFound;
 

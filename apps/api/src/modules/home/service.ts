@@ -7,7 +7,7 @@ import type { LearningEngine, StartedLesson as EngineStartedLesson } from '../pr
 const MAX_STARTED_LESSONS = 20;
 
 /**
- * The learner's home page (spec 01 §2.7): their courses by category and the lessons to continue,
+ * The learner's home page (docs/product.md §Home): their courses by category and the lessons to continue,
  * each read afresh by one indexed query over the maintained tables (progress/viewer.ts).
  */
 export class HomeService {

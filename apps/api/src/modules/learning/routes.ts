@@ -15,7 +15,7 @@ import type { LearningService } from './service.js';
 const errors = { 401: errorResponse, 404: errorResponse, 422: errorResponse };
 const tags = ['learning'];
 
-/** The learner's course and lesson calls (spec 02 §7, the first five). */
+/** The learner's course and lesson calls (docs/product.md §Course page, the first five). */
 export const learningRoutes =
   (learning: LearningService): FastifyPluginAsyncZod =>
   async (app) => {

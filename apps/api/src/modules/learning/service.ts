@@ -24,7 +24,7 @@ export interface SeenCourse {
 }
 
 /**
- * The learner's side of a course (spec 02 §2, DESIGN.md §6 "Visibility", "Progress", "Lessons"): what
+ * The learner's side of a course (docs/product.md §Course page, docs/rules.md §Visibility, §Progress, §Lessons): what
  * the user may see, in the order of the course, with their state from the learning engine.
  */
 export class LearningService {
@@ -143,7 +143,7 @@ export class LearningService {
   }
 
   /**
-   * Start and complete (DESIGN.md §6 "Lessons"): within the current cycle, start sets `started_at`
+   * Start and complete (docs/rules.md §Lessons): within the current cycle, start sets `started_at`
    * once and complete `completed_at` once; both may be repeated, and completing needs no start.
    */
   async mark(

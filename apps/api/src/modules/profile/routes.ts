@@ -16,7 +16,7 @@ const tags = ['profile'];
 /** The password calls' answers: 429 when the tries run out or the process hashes at its limit. */
 const passwordResponses = { 200: successResponse, 401: errorResponse, 422: errorResponse, 429: errorResponse };
 
-/** The profile page's calls (spec 02 §7). */
+/** The profile page's calls (docs/product.md §Profile). */
 export const profileRoutes =
   (profile: ProfileService): FastifyPluginAsyncZod =>
   async (app) => {

@@ -18,7 +18,7 @@ const WRONG_OLD_PER_MINUTE = 5;
 /** Roles that get the weekly team digest (modules/reminders): their analytics scope is not empty. */
 const DIGEST_ROLES = new Set(['manager', 'admin']);
 
-/** The signed-in user's own record and password (DESIGN.md §6 "Profile"). */
+/** The signed-in user's own record and password (docs/rules.md §Profile). */
 export class ProfileService {
   constructor(
     private readonly users: UsersRepository,

@@ -45,7 +45,7 @@ export class DeadlineReads {
   }
 
   /**
-   * Each user's most urgent enrolled course (DESIGN.md §6 "Analytics"), by user id, for the users in
+   * Each user's most urgent enrolled course (docs/rules.md §Analytics), by user id, for the users in
    * scope that have one: the figures of `summaries(…, { enrolledOnly: true })` ranked by `moreUrgent`,
    * computed by one indexed query over the rows. Rows past `valid_until` (their next cycle opened and
    * the periodic pass has not rewritten them yet) are recomputed by the engine for this answer, as

@@ -1,7 +1,7 @@
 import { DAY } from '../../platform/clock.js';
 
 /**
- * The learning engine's rules (DESIGN.md §6 "Visibility", "Progress", "Deadlines", "Recurrence"), as pure
+ * The learning engine's rules (docs/rules.md §Visibility, §Progress, §Deadlines, §Recurrence), as pure
  * functions over loaded records. Every screen that shows progress or deadlines gets them from here.
  */
 

@@ -171,7 +171,7 @@ export class LearningEngine {
 
   /**
    * Lessons of visible courses that the user started and has not completed in the course's current
-   * cycle, newest start first (the home slider, spec 01 §2.7), with what their cards show: one query
+   * cycle, newest start first (the home slider, docs/product.md §Home), with what their cards show: one query
    * over the user's own lesson records; `lessonInCycle` decides from the stored cycle. Courses whose
    * row is past `valid_until` (a new cycle opened, not yet rewritten) go through the full engine.
    */

@@ -20,7 +20,7 @@ import { urgencyEntries, type UrgencyEntry, type UrgentCourse } from './urgency.
 const RANK: Record<DeadlineStatus, number> = { overdue: 0, almost_overdue: 1, in_order: 2 };
 
 /**
- * DESIGN.md §6 "Analytics", restated over the engine's full recomputation: a user's most urgent
+ * docs/rules.md §Analytics, restated over the engine's full recomputation: a user's most urgent
  * enrolled course is overdue before almost overdue before in order (no deadline: in order), then the
  * earliest deadline (none last), then the lower course id.
  */

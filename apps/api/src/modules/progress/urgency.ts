@@ -29,7 +29,7 @@ const RANK: Record<DeadlineStatus, number> = { overdue: 0, almost_overdue: 1, in
 export const STATUS_OF_RANK: readonly DeadlineStatus[] = ['overdue', 'almost_overdue', 'in_order'];
 
 /**
- * The order of DESIGN.md §6 "Analytics": overdue before almost overdue before in order (no deadline
+ * The order of docs/rules.md §Analytics: overdue before almost overdue before in order (no deadline
  * counts as in order), then the earliest deadline (none: last), then the lower course id so that the
  * choice is the same on every call.
  */
@@ -95,7 +95,7 @@ export interface UrgentRow {
  * - otherwise every course is in order (or without deadline) and the earliest deadline wins.
  * Then one lookup per user by (user, deadline) in the same index picks the lowest course id among the
  * rows of that status with that deadline, and its items done (without any deadline: the lowest course
- * id of all). Times compare as text on SQLite, which holds them in one ISO format (DESIGN.md §8), and
+ * id of all). Times compare as text on SQLite, which holds them in one ISO format (docs/rules.md §Two databases), and
  * as timestamptz on PostgreSQL. Aggregates rather than ROW_NUMBER: SQLite's window function sorts every enrollment
  * (3–4× slower at 100 000 enrollments); on PostgreSQL both cost the same (docs/performance.md).
  */

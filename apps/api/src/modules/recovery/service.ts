@@ -28,7 +28,7 @@ const REQUESTS_PER_IP_PER_HOUR = 20;
 const CHECKS_PER_IP_PER_HOUR = 60;
 const FAILURES_PER_ADDRESS_PER_DAY = 30;
 
-/** Password recovery by a mailed six-digit code (DESIGN.md §6 "Password recovery"). */
+/** Password recovery by a mailed six-digit code (docs/rules.md §Password recovery). */
 export class RecoveryService {
   constructor(
     private readonly uow: UnitOfWork,
@@ -42,7 +42,7 @@ export class RecoveryService {
   ) {}
 
   /**
-   * Recovery calls spend the same per-address budget as sign-in (DESIGN.md §6), on top of their
+   * Recovery calls spend the same per-address budget as sign-in (docs/rules.md §Password recovery), on top of their
    * own hourly limits, so that switching between the two calls buys a flood nothing.
    */
   async #spendIpAttempt(ip: string, now: Date): Promise<void> {

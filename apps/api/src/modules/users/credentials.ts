@@ -4,7 +4,7 @@ import type { SessionRepository } from '../../platform/sessions.js';
 import type { UsersRepository } from './repository.js';
 
 /**
- * "Set a password and end the user's sessions" (DESIGN.md §6 "Accounts", "Profile"): the one
+ * "Set a password and end the user's sessions" (docs/rules.md §Accounts, §Profile): the one
  * function behind admin reset, reset by code, the profile's password change and the own password
  * that replaces a mailed one.
  */

@@ -89,7 +89,7 @@ describe(`settings: the employees list (${dialectName})`, () => {
       expect(res.statusCode, res.body).toBe(200);
       return res.json() as { items: { email: string; name: string }[]; total: number; page: number; per_page: number };
     };
-    // Without parameters: the spec's full list, no paging fields.
+    // Without parameters: the full list, no paging fields.
     const all = (await admin.get('/api/admin/users')).json();
     expect(all.items).toHaveLength(5);
     expect(all.total).toBeUndefined();

@@ -59,7 +59,7 @@ export interface UserFields {
   position?: string | null | undefined;
 }
 
-/** Employees of the company, managed by admins (spec 03 §2.2, DESIGN.md §6 "Accounts"). */
+/** Employees of the company, managed by admins (docs/product.md §Settings, docs/rules.md §Accounts). */
 export class UsersService {
   constructor(
     private readonly uow: UnitOfWork,
@@ -180,7 +180,7 @@ export class UsersService {
 
   /**
    * The account and its sessions end; the user's progress, attempts and answers stay, linked to the
-   * row kept as deleted (DESIGN.md §6 "Deletion").
+   * row kept as deleted (docs/rules.md §Deletion).
    */
   delete(actorId: number, id: number): Promise<{ name: string }> {
     if (actorId === id) throw unprocessable(USER_MESSAGES.selfDelete);

@@ -96,7 +96,7 @@ describe(`settings: employees (${dialectName})`, () => {
     expect((await admin.get('/api/admin/users')).json().items).toHaveLength(2);
   });
 
-  it('validates required fields with the spec texts', async () => {
+  it('validates required fields with the documented texts', async () => {
     const noRole = await admin.post('/api/admin/users', newUser({ role_id: null }));
     expect(noRole.statusCode).toBe(422);
     expect(noRole.json().result.message).toBe('Пожалуйста, выберите роль и отдел');
@@ -252,7 +252,7 @@ describe(`settings: employees (${dialectName})`, () => {
     ]);
   });
 
-  it('is for admins only: others get 403 with the spec text', async () => {
+  it('is for admins only: others get 403 with the documented text', async () => {
     for (const role of ['learner', 'manager', 'author'] as const) {
       const { client } = await clientAs(ctx, role);
       const res = await client.get('/api/admin/users');

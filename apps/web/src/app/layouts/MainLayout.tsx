@@ -10,7 +10,7 @@ import { ContentLoader } from '../../shared/FullPageLoader';
 import classes from './MainLayout.module.css';
 
 /**
- * Main layout after sign-in (spec 01 §2.3): header, left side menu, content column, footer.
+ * Main layout after sign-in (docs/product.md §Shell): header, left side menu, content column, footer.
  * Plain elements and a CSS module rather than Mantine's AppShell, which the first screen would
  * otherwise wait for (with its scroll-lock dependency).
  */

@@ -48,7 +48,7 @@ const EXPORT_PATH = '/api/analytics/export';
 /** The same people, one row per employee and course (the xlsx holds it as a second sheet). */
 const EXPORT_MORE = [{ label: T.exportCoursesCsv, path: '/api/analytics/export/courses', format: 'csv' }] as const;
 
-/** /analytics: the manager's employees by deadline status (spec 03 §2.1). */
+/** /analytics: the manager's employees by deadline status (docs/product.md §Analytics). */
 export default function AnalyticsPage() {
   useDocumentTitle(T.title);
   const { user } = useSession();

@@ -31,7 +31,7 @@ import { ProgressRing } from './ProgressRing';
 import { useEmployee, useEmployeeCourse } from './queries';
 import { T } from './texts';
 
-/** The employee modal is at most 1270 px wide (spec 03 §9). */
+/** The employee modal is at most 1270 px wide (docs/product.md §Analytics). */
 export const EMPLOYEE_MODAL_WIDTH = 1270;
 
 interface QueryLike {
@@ -50,7 +50,7 @@ function useFailure(query: QueryLike, fallback: string, onError: (message: strin
   }, [isError, errorUpdatedAt]);
 }
 
-/** The employee modal (spec 03 §2.1): the course list panel, and the course detail that slides in. */
+/** The employee modal (docs/product.md §Analytics): the course list panel, and the course detail that slides in. */
 export function EmployeeModal({ userId, onClose }: { userId: number | null; onClose: () => void }) {
   const employee = useEmployee(userId);
   const phone = useMediaQuery('(max-width: 47.99em)') ?? false;

@@ -2,7 +2,7 @@ import { Box, RingProgress, Tooltip } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { clampPercent } from './logic';
 
-/** Tooltips show and hide after 200 ms, above their target (spec 03 §9). */
+/** Tooltips show and hide after 200 ms, above their target (docs/product.md §Analytics). */
 export const TOOLTIP_DELAY = 200;
 
 /** A hint shown above its target after 200 ms. */

@@ -3,7 +3,7 @@ import { formatRelativeTime } from '../../lib/relativeTime';
 import { normalizeQuery, textMatches } from '../../lib/search';
 import { T } from './texts';
 
-/** The three deadline groups of the overview, in the order they are shown (spec 03 §2.1, §4). */
+/** The three deadline groups of the overview, in the order they are shown (docs/product.md §Analytics). */
 export type GroupKey = 'overdue' | 'almost_overdue' | 'in_order';
 /** No filter, or one group. */
 export type Filter = GroupKey | null;
@@ -67,18 +67,18 @@ export function shownCount(groups: readonly ShownGroup[]): number {
   return groups.reduce((n, g) => n + g.items.length, 0);
 }
 
-/** A progress ring's value, clamped to 0–100 (spec 03 §9); anything not a number is 0. */
+/** A progress ring's value, clamped to 0–100 (docs/product.md §Analytics); anything not a number is 0. */
 export function clampPercent(value: number | null | undefined): number {
   if (typeof value !== 'number' || Number.isNaN(value)) return 0;
   return Math.min(100, Math.max(0, value));
 }
 
-/** Last activity as relative time (spec 03 §2.1): 'Только что', 'N мин. назад', …, 'Никогда', 'Неверная дата'. */
+/** Last activity as relative time (docs/product.md §Analytics): 'Только что', 'N мин. назад', …, 'Никогда', 'Неверная дата'. */
 export function lastActivityText(value: string | null | undefined, now: Date = new Date()): string {
   return formatRelativeTime(value, now);
 }
 
-/** The avatar's initials (spec 03 §2.1), by the one rule of every screen (contract `initials`). */
+/** The avatar's initials (docs/product.md §Analytics), by the one rule of every screen (contract `initials`). */
 export function employeeInitials(e: { first_name: string; last_name: string; name: string }): string {
   return initials(e, e.name);
 }
@@ -107,7 +107,7 @@ export function formatDate(value: string | null | undefined, timeZone?: string):
 }
 
 /**
- * The dates line of the course detail (spec 03 §2.1): 'Начат: …', then ' | Завершен: …' when
+ * The dates line of the course detail (docs/product.md §Analytics): 'Начат: …', then ' | Завершен: …' when
  * completed, else ' | Срок до: …' when there is a deadline. A course not started yet shows only
  * its deadline.
  */

@@ -3,7 +3,7 @@ import { pluralRu, type RuForms } from '@lms/contract';
 /** 'из 1 занятия', 'из 2 занятий', 'из 5 занятий'. */
 const OF_SESSIONS: RuForms = ['занятия', 'занятий', 'занятий'];
 
-/** Texts of the analytics screen and the employee modal (spec 03 §2.1, §8). */
+/** Texts of the analytics screen and the employee modal (docs/product.md §Analytics). */
 export const T = {
   title: 'Аналитика',
   filtersLabel: 'Фильтр по сроку',
@@ -49,7 +49,7 @@ export const T = {
   courses: 'Курсы',
   noCourses: 'Сотруднику не назначены курсы',
   expired: 'Просрочен',
-  /** 'items_completed/items_total пройдено занятий' (spec 03 §2.1), read 'из total занятий'. */
+  /** 'items_completed/items_total пройдено занятий' (docs/product.md §Analytics), read 'из total занятий'. */
   itemsDone: (done: number, total: number) => `${done}/${total} пройдено ${pluralRu(total, OF_SESSIONS)}`,
   employeeLoading: 'Загрузка данных сотрудника…',
   courseLoading: 'Загрузка курса…',

@@ -14,7 +14,7 @@ import { useLogin } from './queries';
 const NO_PROBLEMS: CredentialProblems = { mailbox: false, password: false };
 const VALIDATION_TOAST_ID = 'login-validation';
 
-/** Sign-in screen (/login), spec 01 §2.4 and §5. */
+/** Sign-in screen (/login), docs/product.md §Sign-in. */
 export default function LoginPage() {
   const navigate = useNavigate();
   const config = usePublicConfig();

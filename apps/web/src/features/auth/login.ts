@@ -1,4 +1,4 @@
-/** Minimum length of the mailbox part and of the password (spec 01 §5, §9). */
+/** Minimum length of the mailbox part and of the password (docs/product.md §Sign-in). */
 export const MIN_CREDENTIAL_LENGTH = 2;
 
 export const TEXT_FILL_IN = 'Заполните почту и пароль';

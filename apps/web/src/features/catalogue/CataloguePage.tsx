@@ -93,7 +93,7 @@ function Catalogue({ userName }: { userName: string }) {
     () => (editing ? arranged : filterGroups(arranged, query, (course) => [course.name, course.description])),
     [editing, arranged, query],
   );
-  // Leaving the page is leaving the mode too (spec 03 §2.3): unsaved order and names are saved then.
+  // Leaving the page is leaving the mode too (docs/product.md §Catalogue): unsaved order and names are saved then.
   const pending = useRef({ editing, draft, loaded, save: saveCategories.mutateAsync });
   pending.current = { editing, draft, loaded, save: saveCategories.mutateAsync };
   useEffect(
@@ -357,7 +357,7 @@ function Catalogue({ userName }: { userName: string }) {
 }
 
 /**
- * The admin course catalogue (spec 03 §2.3): for users with 'catalogue.manage' (admins and
+ * The admin course catalogue (docs/product.md §Catalogue): for users with 'catalogue.manage' (admins and
  * authors); everyone else sees 'Доступ запрещен' and nothing is requested.
  */
 export default function CataloguePage() {

@@ -29,7 +29,7 @@ interface InlineNameProps {
 }
 
 /**
- * A category name that turns into a field on click (spec 03 §2.3): Enter or leaving the field
+ * A category name that turns into a field on click (docs/product.md §Catalogue): Enter or leaving the field
  * saves, Escape cancels; an empty or unchanged name changes nothing.
  */
 function InlineName({ name, onSave }: InlineNameProps) {
@@ -102,7 +102,7 @@ function ControlButton({ label, danger, disabled, onClick, children }: ControlBu
   );
 }
 
-/** Edit mode: rename field, move up and down, delete (spec 03 §2.3). */
+/** Edit mode: rename field, move up and down, delete (docs/product.md §Catalogue). */
 function EditControls({ name, originalName, invalid, first, last, onName, onMove, onDelete }: EditControlsProps) {
   return (
     <Group gap="xs" wrap="nowrap" w="100%" align="flex-start">

@@ -12,7 +12,7 @@ interface ConfirmDeleteDialogProps {
   onClose: () => void;
 }
 
-/** Confirms deleting a category; its courses are deleted too (spec 03 §8). */
+/** Confirms deleting a category; its courses are deleted too (docs/product.md §Catalogue). */
 export function ConfirmDeleteDialog({ opened, name, busy, onConfirm, onClose }: ConfirmDeleteDialogProps) {
   return (
     <CatalogueDialog opened={opened} busy={busy} onClose={onClose} title={T.deleteTitle} size={460}>

@@ -4,7 +4,7 @@ import { AppModal } from '../../shared/AppModal';
 import { useNameForm, type NameOutcome } from '../../shared/useNameForm';
 import { T } from './texts';
 
-/** The name dialog closes in 300 ms (spec 03 §2.3, §9). */
+/** The name dialog closes in 300 ms (docs/product.md §Catalogue). */
 export const NAME_DIALOG_TRANSITION = { transition: 'pop', duration: 300, exitDuration: 300 } as const;
 
 interface CatalogueDialogProps extends Omit<ModalProps, 'transitionProps' | 'centered' | 'radius' | 'padding'> {
@@ -38,7 +38,7 @@ interface NameDialogProps {
 }
 
 /**
- * Names a new course or category (spec 03 §2.3, §5): an empty name gives 'Поле не может быть
+ * Names a new course or category (docs/product.md §Catalogue): an empty name gives 'Поле не может быть
  * пустым' and nothing is sent; what the server refuses (422) shows under the field. Mount it with a
  * new key for each opening to start from an empty form.
  */

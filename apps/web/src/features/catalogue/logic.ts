@@ -1,6 +1,6 @@
 import { UNCATEGORISED_ID, type CatalogueCategory, type CategoryItem } from '@lms/contract';
 
-/** Who may open the catalogue and use its editing and creating buttons (spec 03 §2.3, §6). */
+/** Who may open the catalogue and use its editing and creating buttons (docs/product.md §Catalogue). */
 export const CATALOGUE_PERMISSION = 'catalogue.manage';
 
 export function canManageCatalogue(permissions: readonly string[] | undefined): boolean {

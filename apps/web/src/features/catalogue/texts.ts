@@ -1,6 +1,6 @@
 import { MOVE_TEXTS, PUBLISHED_TEXTS } from '../../shared/texts';
 
-/** The catalogue's texts (spec 03 §2.3, §5, §6, §8). */
+/** The catalogue's texts (docs/product.md §Catalogue). */
 export const T = {
   pageTitle: 'Управление курсами',
   subtitle: 'Создавайте курсы, объединяйте их в категории и настраивайте порядок каталога',
@@ -47,7 +47,7 @@ export const T = {
   courseCreated: 'Курс успешно создан',
   courseCreateError: 'Ошибка при создании курса',
   courseNoRights: 'У вас нет прав для создания курса',
-  // spec §8 'Категория успешно создана/удалена': one text per outcome.
+  // docs/product.md §Catalogue 'Категория успешно создана/удалена': one text per outcome.
   categoryCreated: 'Категория успешно создана',
   categoryCreateError: 'Ошибка при создании категории',
   categoryNoRights: 'У вас нет прав для создания категории',

@@ -7,7 +7,7 @@ import { T } from './texts';
 export type ConstructorPlace = 'constructor' | 'settings' | { name: string };
 
 /**
- * The links 'Конструктор' and 'Настройка курса' above the constructor's pages (spec 03 §2.4). The
+ * The links 'Конструктор' and 'Настройка курса' above the constructor's pages (docs/product.md §Constructor). The
  * trail names the page shown (issue 30): 'Конструктор › {the lesson's or test's name}' on an item's
  * page, 'Конструктор › Настройка курса' on the settings; elsewhere 'Настройка курса' stays a link
  * at the end of the row.

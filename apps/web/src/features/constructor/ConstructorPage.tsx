@@ -16,7 +16,7 @@ import { ConstructorGate, parseId } from './ConstructorGate';
 import { T } from './texts';
 
 /**
- * The course constructor (spec 03 §2.4): /management/constructor/{courseId} and
+ * The course constructor (docs/product.md §Constructor): /management/constructor/{courseId} and
  * /management/constructor/{courseId}/{lessonId}. Only for 'constructor.manage' (admins and authors);
  * everyone else sees 'Доступ запрещен' and nothing is requested.
  */

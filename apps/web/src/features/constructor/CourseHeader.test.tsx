@@ -52,7 +52,7 @@ async function setup(routes: Record<string, Handler> = {}) {
 
 const puts = (requests: RecordedRequest[]) => requests.filter((r) => r.method === 'PUT');
 
-describe('CourseHeader: title and description (spec 03 §4, §5)', { timeout: 20_000 }, () => {
+describe('CourseHeader: title and description (docs/product.md §Constructor)', { timeout: 20_000 }, () => {
   it('shows the round image with a leading slash', async () => {
     await setup();
     expect(screen.getByRole('img', { name: 'Изображение курса' })).toHaveAttribute('src', '/storage/courses/cover.png');
@@ -143,7 +143,7 @@ describe('CourseHeader: title and description (spec 03 §4, §5)', { timeout: 20
   });
 });
 
-describe('CourseHeader: status switch (spec 03 §4, §8)', { timeout: 20_000 }, () => {
+describe('CourseHeader: status switch (docs/product.md §Constructor)', { timeout: 20_000 }, () => {
   it('flips at once, then tells the server', async () => {
     const { requests, user } = await setup({
       'POST /api/courses/5/publish': {

@@ -12,7 +12,7 @@ import { DeleteButton, PublishSwitch } from './ItemHeader';
 import { useDeleteCourse, usePublishCourse, useUpdateCourse, useUploadCourseImage } from './queries';
 import { T } from './texts';
 
-/** The course image: a storage path without the leading slash (spec 03 §3), shown with one. */
+/** The course image: a storage path without the leading slash (docs/product.md §Constructor), shown with one. */
 export function courseImageSrc(image: string | null): string | null {
   return image ? `/${image.replace(/^\/+/, '')}` : null;
 }
@@ -24,7 +24,7 @@ function isRefusal(error: unknown): boolean {
 }
 
 /**
- * The course header of the constructor (spec 03 §2.4, §4, §5): a round 107 px image with a change
+ * The course header of the constructor (docs/product.md §Constructor): a round 107 px image with a change
  * button, the editable title (≤ 150) and description (≤ 255), the status switch and deleting.
  */
 export function CourseHeader({ course }: { course: ConstructorCourse }) {
@@ -33,7 +33,7 @@ export function CourseHeader({ course }: { course: ConstructorCourse }) {
   const upload = useUploadCourseImage(course.id);
   const publish = usePublishCourse(course.id);
   const remove = useDeleteCourse(course.id);
-  // The switch flips at once and the server is told afterwards (§4); only a refusal puts it back.
+  // The switch flips at once and the server is told afterwards (docs/product.md §Constructor); only a refusal puts it back.
   const [published, setPublished] = useState(course.is_published);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const latest = useRef(course);
@@ -56,7 +56,7 @@ export function CourseHeader({ course }: { course: ConstructorCourse }) {
     try {
       const { message } = await upload.mutateAsync(file);
       toastSuccess(message);
-      // After an upload the published state is set again from the course (§4).
+      // After an upload the published state is set again from the course (docs/product.md §Constructor).
       setPublished(latest.current.is_published);
     } catch (error) {
       toastError(messageOr(error, T.imageError));
@@ -69,7 +69,7 @@ export function CourseHeader({ course }: { course: ConstructorCourse }) {
       onSuccess: (message) => toastSuccess(message),
       onError: (error) => {
         // A refusal (an answer without success, or a 4xx) is shown with its reason and the switch
-        // goes back to the real state (issue 30); a request that got no verdict is only logged (§8).
+        // goes back to the real state (issue 30); a request that got no verdict is only logged (docs/product.md §Constructor).
         if (error instanceof UnsuccessfulAnswer || isRefusal(error)) {
           setPublished(!next);
           const reason = serverMessage(error);

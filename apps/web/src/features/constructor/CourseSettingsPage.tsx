@@ -24,7 +24,7 @@ import { MissingCourse } from './loadErrors';
 import { ConstructorGate, parseId } from './ConstructorGate';
 import { T } from './texts';
 
-/** Visibility options (spec 03 §3): all → everyone, students → enrolled_only, none → nobody. */
+/** Visibility options (docs/product.md §Course settings): all → everyone, students → enrolled_only, none → nobody. */
 const ACCESS_OPTIONS: { value: Accessibility; label: string }[] = [
   { value: 'everyone', label: T.accessEveryone },
   { value: 'enrolled_only', label: T.accessEnrolled },
@@ -32,7 +32,7 @@ const ACCESS_OPTIONS: { value: Accessibility; label: string }[] = [
 ];
 
 /**
- * The course settings page (spec 03 §2.4, §3, §5): /management/constructor/{courseId}/settings.
+ * The course settings page (docs/product.md §Course settings): /management/constructor/{courseId}/settings.
  * Deadline, recurrence and accessibility; the values show only while their switch is on. Only for
  * admins and authors; everyone else sees 'Доступ запрещен'.
  */

@@ -19,7 +19,7 @@ function paste(input: HTMLInputElement, text: string) {
   return event;
 }
 
-describe('EditableName (spec 03 §4, §5)', () => {
+describe('EditableName (docs/product.md §Constructor)', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });

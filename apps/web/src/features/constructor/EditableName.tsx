@@ -2,7 +2,7 @@ import { Skeleton, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { singleLineHandlers } from './singleLine';
 
-/** Name auto-save delay after the last keystroke (spec 03 §4, §9). */
+/** Name auto-save delay after the last keystroke (docs/product.md §Constructor). */
 export const NAME_SAVE_DELAY = 3000;
 
 interface EditableNameProps {
@@ -22,7 +22,7 @@ interface EditableNameProps {
 }
 
 /**
- * The lesson's (or test's) name line (spec 03 §4, §5): one line (Enter blocked), plain-text paste,
+ * The lesson's (or test's) name line (docs/product.md §Constructor): one line (Enter blocked), plain-text paste,
  * no drop, a placeholder when empty; an empty name is allowed. Each edit restarts a 3000 ms timer
  * that saves the name; the pending save is cancelled when the field goes away.
  */

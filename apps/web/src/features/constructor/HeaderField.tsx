@@ -6,7 +6,7 @@ import { T } from './texts';
 interface HeaderFieldProps {
   /** The stored value. */
   value: string;
-  /** At most this many characters; typing beyond is ignored (spec 03 §5). */
+  /** At most this many characters; typing beyond is ignored (docs/product.md §Constructor). */
   max: number;
   /** The description may hold line breaks (Shift+Enter); the title is one line. */
   multiline?: boolean;
@@ -26,7 +26,7 @@ interface HeaderFieldProps {
 }
 
 /**
- * The course title or description in the header (spec 03 §4): idle until clicked; in editing mode
+ * The course title or description in the header (docs/product.md §Constructor): idle until clicked; in editing mode
  * Enter without Shift or leaving the field commits (sent only when changed), Escape restores the
  * stored value. A counter 'N/max символов' shows while editing.
  */

@@ -70,7 +70,7 @@ interface LessonEditorProps {
 }
 
 /**
- * The lesson page of the constructor (spec 03 §2.4, §4, §5): the name line with its 3000 ms
+ * The lesson page of the constructor (docs/product.md §Lesson editor): the name line with its 3000 ms
  * auto-save, the publish switch, deleting, the fixed title and description, the content blocks
  * and 'Сохранить' (disabled until a change and while saving; blocks being edited close first).
  */
@@ -142,7 +142,7 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
   const save = useCallback(async () => {
     const { draft: current, dirty: changed, saving: busy } = state.current;
     if (!changed || busy) return;
-    // Blocks being edited are closed before saving (spec 03 §4).
+    // Blocks being edited are closed before saving (docs/product.md §Lesson editor).
     setEditing(new Set());
     try {
       const { contents, message } = await saveMutate(contentsPayload(current));
@@ -322,7 +322,7 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
   );
 }
 
-/** The page title or description on top of the blocks: one line, plain-text paste (spec 03 §5). */
+/** The page title or description on top of the blocks: one line, plain-text paste (docs/product.md §Lesson editor). */
 function FixedLine({
   label,
   value,

@@ -54,7 +54,7 @@ type Dialog =
   | { kind: 'deleteModule'; module: ConstructorModule };
 
 /**
- * The left panel of the constructor (spec 03 §2.4): the course title, 'Поиск по курсу', publish-all,
+ * The left panel of the constructor (docs/product.md §Constructor): the course title, 'Поиск по курсу', publish-all,
  * save, and the module accordion with ordering by arrows and by dragging.
  */
 export function ModulePanel({ course, modules, openItem, lessonSave = null }: ModulePanelProps) {

@@ -225,7 +225,7 @@ function ItemRow({ item, href, active, first, last, fixed, onMove }: ItemRowProp
 }
 
 /**
- * Inline rename of a module (spec 03 §5): Enter or leaving the field saves, Escape cancels, an empty
+ * Inline rename of a module (docs/product.md §Constructor): Enter or leaving the field saves, Escape cancels, an empty
  * name reverts to the old one. The new name shows at once and comes back on failure.
  */
 function ModuleNameInput({

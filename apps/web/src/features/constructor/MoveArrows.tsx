@@ -17,7 +17,7 @@ interface MoveArrowsProps {
   icons?: 'chevron' | 'arrow';
 }
 
-/** The up and down buttons that reorder a module, lesson, test, block or question (spec 03 §2.4). */
+/** The up and down buttons that reorder a module, lesson, test, block or question (docs/product.md §Constructor). */
 export function MoveArrows({
   upLabel,
   downLabel,

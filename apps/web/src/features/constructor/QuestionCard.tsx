@@ -34,7 +34,7 @@ import {
 import { correctColor, formatAnswerTime } from './testStatistics';
 import { T } from './texts';
 
-/* One question of the test page (spec 03 §5): its text, answer type, answers and the authors' figures. */
+/* One question of the test page (docs/product.md §Test authoring): its text, answer type, answers and the authors' figures. */
 
 interface QuestionCardProps {
   question: DraftQuestion;

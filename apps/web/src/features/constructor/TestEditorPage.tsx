@@ -32,7 +32,7 @@ import { ConstructorGate, parseId } from './ConstructorGate';
 import { T } from './texts';
 
 /**
- * The test page of the constructor (spec 03 §2.4): /management/constructor/{courseId}/test/{testId}.
+ * The test page of the constructor (docs/product.md §Test authoring): /management/constructor/{courseId}/test/{testId}.
  * The editable test name, the settings button, the questions and 'Сохранить тест'. Only for admins
  * and authors; everyone else sees 'Доступ запрещен' and nothing is requested.
  */

@@ -38,7 +38,7 @@ function settingsErrors(settings: TestSettings): FieldErrors {
 }
 
 /**
- * The test settings dialog (spec 03 §2.4, §5): passing percent (3 digits, clamped to 100), timer and
+ * The test settings dialog (docs/product.md §Test authoring): passing percent (3 digits, clamped to 100), timer and
  * retake interval as hh:mm:ss, attempts and bank size (3 digits), and the switches; with the
  * question bank on, random question order is off and locked. Mount with a new key for each opening.
  */

@@ -8,7 +8,7 @@ import { isHttpError } from '../../lib/http';
 import { digitsOnly } from './testRules';
 
 /*
- * The course settings form (spec 03 §3, §5; issue 30): the day counts are typed as text and checked
+ * The course settings form (docs/product.md §Course settings; issue 30): the day counts are typed as text and checked
  * by the contract's rule, the same one the server applies. Nothing is rewritten on the way: a 0 or an
  * empty field stays as typed, with the reason beside it, and the form is not sent.
  */

@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { useNameForm, type NameOutcome } from '../../shared/useNameForm';
 import { T } from './texts';
 
-/** Dialogs close in 300 ms, as the name dialog of spec 03 §9. */
+/** Dialogs close in 300 ms, as the name dialog of docs/product.md §Constructor. */
 export const DIALOG_TRANSITION = { transition: 'pop', duration: 300, exitDuration: 300 } as const;
 
 export const modalLook = {
@@ -33,7 +33,7 @@ interface ConfirmDialogProps {
 }
 
 /**
- * A confirmation of a step that loses something: the delete confirmations of spec 03 §2.4 (lesson,
+ * A confirmation of a step that loses something: the delete confirmations of docs/product.md §Constructor (lesson,
  * module, block and course) and leaving a page with unsaved changes.
  */
 export function ConfirmDialog({
@@ -131,7 +131,7 @@ interface LessonTypeDialogProps {
 }
 
 /**
- * Chooses what to add to a module: 'Обычное' (a lesson) or 'Тест', then 'Далее' (spec 03 §2.4).
+ * Chooses what to add to a module: 'Обычное' (a lesson) or 'Тест', then 'Далее' (docs/product.md §Constructor).
 A test goes on to the test settings dialog.
  */
 export function LessonTypeDialog({ opened, onClose, onNext }: LessonTypeDialogProps) {

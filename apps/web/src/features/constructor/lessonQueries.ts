@@ -107,7 +107,7 @@ export function useSaveContents(courseId: number, lessonId: number) {
   });
 }
 
-// ── uploads of lesson blocks (spec 03 §7) ──
+// ── uploads of lesson blocks (docs/product.md §Constructor) ──
 
 /** POST /api/upload-image: lesson_id first, then image → file_path, original_filename, url. */
 export async function uploadLessonImage(lessonId: number, file: File): Promise<UploadResult> {

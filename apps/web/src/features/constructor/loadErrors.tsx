@@ -5,8 +5,8 @@ import { toastError } from '../../shared/toast';
 import { T } from './texts';
 
 /**
- * Shows a load error as a toast once per failure, the server's message when it sent one (spec 03
- * §8); the screen shows the default text in place as well. A missing course, lesson or test (404)
+ * Shows a load error as a toast once per failure, the server's message when it sent one (docs/product.md
+ * §Constructor); the screen shows the default text in place as well. A missing course, lesson or test (404)
  * is said by the page alone, once (issue 30).
  */
 export function useLoadErrorToast(error: unknown, updatedAt: number, fallback: string, id: string) {

@@ -11,7 +11,7 @@ import {
 import { normalizeQuery, textMatches } from '../../lib/search';
 import { T } from './texts';
 
-/** Who may open the constructor (spec 03 §2, §6; docs/decisions.md: admins and authors). */
+/** Who may open the constructor (docs/product.md §Constructor; docs/decisions.md: admins and authors). */
 export const CONSTRUCTOR_PERMISSION = 'constructor.manage';
 
 export function canUseConstructor(permissions: readonly string[] | undefined): boolean {
@@ -28,7 +28,7 @@ export function sortedModules(modules: readonly ConstructorModule[]): Constructo
   return [...modules].sort((a, b) => a.sort_order - b.sort_order || a.id - b.id);
 }
 
-/** A module's lessons and tests as one list sorted by sort_order (spec 03 §4). */
+/** A module's lessons and tests as one list sorted by sort_order (docs/product.md §Constructor). */
 export function moduleItems(module: Pick<ConstructorModule, 'lessons' | 'tests'>): ModuleItem[] {
   return [...module.lessons, ...module.tests].sort(
     (a, b) => a.sort_order - b.sort_order || (a.type === b.type ? a.id - b.id : a.type === 'lesson' ? -1 : 1),
@@ -45,7 +45,7 @@ export function itemPath(courseId: number, item: Pick<ModuleItem, 'type' | 'id'>
     : `/management/constructor/${courseId}/test/${item.id}`;
 }
 
-/** The first lesson of the first module, where the constructor opens (spec 03 §2.4); else null. */
+/** The first lesson of the first module, where the constructor opens (docs/product.md §Constructor); else null. */
 export function firstLessonId(modules: readonly ConstructorModule[]): number | null {
   const first = sortedModules(modules)[0];
   if (!first) return null;
@@ -76,7 +76,7 @@ export interface ShownModule {
 }
 
 /**
- * The modules and items a search shows (spec 03 §2.4): case-insensitive, by name. A module whose
+ * The modules and items a search shows (docs/product.md §Constructor): case-insensitive, by name. A module whose
  * name matches shows all its items; otherwise it shows only its matching items, and is left out
  * when none match. `expanded` lists the accordion values of the modules to open for the matches.
  */
@@ -102,7 +102,7 @@ export function searchModules(
   return { shown, expanded };
 }
 
-/** The modules with a new order: sort_order is the position, from 0 (spec 03 §4). */
+/** The modules with a new order: sort_order is the position, from 0 (docs/product.md §Constructor). */
 export function withModuleOrder(
   modules: readonly ConstructorModule[],
   orderedIds: readonly number[],
@@ -145,7 +145,7 @@ export function unpublishedItems(modules: readonly ConstructorModule[]): ModuleI
 }
 
 /**
- * The toasts of publish-all (spec 03 §4, §8) from how many items were tried and which failed: the
+ * The toasts of publish-all (docs/product.md §Constructor) from how many items were tried and which failed: the
  * count with its plural form, and every failed item by kind and name (issue 30).
  */
 export function publishOutcome(tried: number, failed: readonly ModuleItem[]): { success?: string; error?: string } {
@@ -212,7 +212,7 @@ export interface LessonDraft {
 }
 
 let tmpSeq = 0;
-/** A temporary id for a new block; the server answers with the real one (DESIGN.md §6). */
+/** A temporary id for a new block; the server answers with the real one (docs/rules.md §Constructor). */
 export function tmpId(): string {
   tmpSeq += 1;
   return `tmp-${Date.now().toString(36)}-${tmpSeq}`;
@@ -336,14 +336,14 @@ export function contentsPayload(draft: LessonDraft): SaveBlock[] {
   ];
 }
 
-// ── the button block (spec 03 §5) ──
+// ── the button block (docs/product.md §Lesson editor) ──
 
 /** A second button may be added only while exactly one exists. */
 export const canAddButton = (buttons: readonly ButtonItem[]): boolean => buttons.length === 1;
 /** The first button cannot be deleted. */
 export const canDeleteButton = (index: number): boolean => index > 0;
 
-// ── uploads (spec 03 §5, §9) ──
+// ── uploads (docs/product.md §Lesson editor) ──
 
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
 export const IMAGE_ACCEPT = IMAGE_TYPES.join(',');

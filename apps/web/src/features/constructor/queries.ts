@@ -269,7 +269,7 @@ export function useSortItems(courseId: number) {
   });
 }
 
-// ── publish-all (spec 03 §4) ──
+// ── publish-all (docs/product.md §Constructor) ──
 
 /** PUT of one item with its name and is_published: true (lessons; tests through the test call). */
 async function publishItem(courseId: number, item: ModuleItem): Promise<void> {

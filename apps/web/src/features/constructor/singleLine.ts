@@ -1,7 +1,7 @@
 import type { ChangeEvent, ClipboardEvent, DragEvent, KeyboardEvent } from 'react';
 
 /**
- * One-line fields of the lesson editor (spec 03 §5): Enter does not break the line, a paste is
+ * One-line fields of the lesson editor (docs/product.md §Lesson editor): Enter does not break the line, a paste is
  * plain text (line breaks become spaces), and nothing can be dropped onto the field.
  */
 export function blockEnter(event: KeyboardEvent<HTMLInputElement>): void {

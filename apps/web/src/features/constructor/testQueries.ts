@@ -22,7 +22,7 @@ import { T } from './texts';
 
 /** The constructor's test calls: the test, its questions and statistics, creating, saving and deleting. */
 
-// ── tests (spec 03 §7) ──
+// ── tests (docs/product.md §Constructor) ──
 
 /** GET /api/courses/{courseId}/tests/{testId} → result.test (with the constructor's settings). */
 export async function fetchTest(courseId: number, testId: number): Promise<ConstructorTest> {

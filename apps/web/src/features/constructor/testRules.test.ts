@@ -39,7 +39,7 @@ const answer = (
 const question = (key: string | number, text: string, answers: DraftAnswer[], extra: Partial<DraftQuestion> = {}) =>
   ({ key, title: '', text, type: 'text', multiple: false, answers, ...extra }) satisfies DraftQuestion;
 
-describe('the hh:mm:ss mask (spec 03 §5)', () => {
+describe('the hh:mm:ss mask (docs/product.md §Test authoring)', () => {
   it('groups up to six digits as hh:mm:ss as they are typed', () => {
     expect(formatTimeMask('')).toBe('');
     expect(formatTimeMask('0')).toBe('0');
@@ -86,7 +86,7 @@ describe('three-digit fields and the percent', () => {
 });
 
 describe('test settings', () => {
-  it('starts a new test as spec 03 §5 says: «Новый тест», attempts 1, bank 0', () => {
+  it('starts a new test as docs/product.md §Test authoring says: «Новый тест», attempts 1, bank 0', () => {
     const form = defaultSettingsForm();
     expect(form.name).toBe('Новый тест');
     expect(settingsPayload(form)).toMatchObject({ max_attempts: 1, question_bank_size: 0, passing_score: 0 });

@@ -9,7 +9,7 @@ import {
 } from '@lms/contract';
 
 /*
- * The pure rules of the test screens (spec 03 §4, §5, §9): the hh:mm:ss
+ * The pure rules of the test screens (docs/product.md §Test authoring): the hh:mm:ss
  * time mask, the three-digit fields, the question bank and random order, the question list and
  * what a save sends.
  */
@@ -21,7 +21,7 @@ export function digitsOnly(value: string, max = 3): string {
   return value.replace(/\D/g, '').slice(0, max);
 }
 
-/** The passing percent as typed: up to 3 digits, clamped to 100 (spec 03 §5). */
+/** The passing percent as typed: up to 3 digits, clamped to 100 (docs/product.md §Test authoring). */
 export function clampPercent(value: string): string {
   const digits = digitsOnly(value, 3);
   if (digits === '') return '';
@@ -82,7 +82,7 @@ export interface SettingsForm {
   show_correct_answers: boolean;
 }
 
-/** A new test's form (spec 03 §5: name 'Новый тест', attempts 1, bank size 0). */
+/** A new test's form (docs/product.md §Test authoring: name 'Новый тест', attempts 1, bank size 0). */
 export function defaultSettingsForm(): SettingsForm {
   return {
     name: DEFAULT_TEST_NAME,
@@ -120,7 +120,7 @@ export function settingsFormOf(test: TestSettings & { name: string }): SettingsF
   });
 }
 
-/** With the question bank on, random question order is forced off (spec 03 §4). */
+/** With the question bank on, random question order is forced off (docs/product.md §Test authoring). */
 export function withBankRule<F extends Pick<SettingsForm, 'has_question_bank' | 'randomize_questions'>>(form: F): F {
   return form.has_question_bank ? { ...form, randomize_questions: false } : form;
 }
@@ -181,7 +181,7 @@ export function newAnswer(): DraftAnswer {
   return { key: tmpKey(), text: '', correct: false, imagePath: null, file: null };
 }
 
-/** A new question starts with 2 empty answers (spec 03 §5). */
+/** A new question starts with 2 empty answers (docs/product.md §Test authoring). */
 export function newQuestion(): DraftQuestion {
   return { key: tmpKey(), title: '', text: '', type: 'text', multiple: false, answers: [newAnswer(), newAnswer()] };
 }
@@ -205,7 +205,7 @@ export function draftFromQuestions(questions: readonly TestQuestion[]): DraftQue
     }));
 }
 
-/** The last answer of a question cannot be deleted (spec 03 §5). */
+/** The last answer of a question cannot be deleted (docs/product.md §Test authoring). */
 export const canDeleteAnswer = (question: Pick<DraftQuestion, 'answers'>): boolean => question.answers.length > 1;
 
 /** Text of a question or answer as typed: at most 255 characters. */
@@ -240,7 +240,7 @@ export function setMultiple(question: DraftQuestion, multiple: boolean): DraftQu
 const hasImage = (q: DraftQuestion, a: DraftAnswer) => q.type === 'image' && (a.file !== null || a.imagePath !== null);
 
 /**
- * What a save keeps (spec 03 §5): questions with empty text are dropped, answers with empty text
+ * What a save keeps (docs/product.md §Test authoring): questions with empty text are dropped, answers with empty text
  * are dropped (an answer of an image question is kept when it has its image), and questions left
  * with no answers are dropped.
  */

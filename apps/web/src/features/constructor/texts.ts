@@ -5,7 +5,7 @@ import { MOVE_TEXTS, PUBLISHED_TEXTS } from '../../shared/texts';
 const ELEMENT_FORMS: RuForms = ['элемент', 'элемента', 'элементов'];
 
 /**
- * The constructor's texts (spec 03 §2.4, §4, §5, §8). Success texts are the defaults: the server's
+ * The constructor's texts (docs/product.md §Constructor). Success texts are the defaults: the server's
  * `result.message` is shown instead when it sends one.
  */
 export const T = {
@@ -116,7 +116,7 @@ export const T = {
   buttonNumber: (n: number) => `Кнопка ${n}`,
   buttonCounter: (length: number, max: number) => `${length}/${max}`,
 
-  // upload alerts (spec 03 §5, §8)
+  // upload alerts (docs/product.md §Lesson editor)
   badImage: CONSTRUCTOR_MESSAGES.badImage,
   imageTooLarge: CONSTRUCTOR_MESSAGES.imageTooLarge,
   fileTooLarge: CONSTRUCTOR_MESSAGES.fileTooLarge,
@@ -156,7 +156,7 @@ export const T = {
   leave: 'Уйти без сохранения',
   stay: 'Остаться',
 
-  // success toasts (spec 03 §8; the server's message wins when it sends one)
+  // success toasts (docs/product.md §Constructor; the server's message wins when it sends one)
   saved: CONSTRUCTOR_MESSAGES.saved,
   imageUploaded: CONSTRUCTOR_MESSAGES.imageUploaded,
   statusChanged: CONSTRUCTOR_MESSAGES.statusChanged,
@@ -174,7 +174,7 @@ export const T = {
   allPublished: 'Все уроки и тесты уже опубликованы',
   publishedCount: (n: number) => `Опубликовано: ${formatCount(n, ELEMENT_FORMS)}`,
 
-  // error toasts (spec 03 §8)
+  // error toasts (docs/product.md §Constructor)
   courseLoadError: 'Ошибка при загрузке курса',
   modulesLoadError: 'Ошибка при загрузке модулей',
   lessonLoadError: 'Ошибка при загрузке урока',
@@ -199,7 +199,7 @@ export const T = {
   namedItem: (kind: 'lesson' | 'test', name: string) => `${kind === 'lesson' ? 'урок' : 'тест'} «${name}»`,
   publishAllError: 'Произошла ошибка при публикации элементов',
 
-  // test page (spec 03 §2.4, §5, §8)
+  // test page (docs/product.md §Test authoring)
   testName: 'Название теста',
   testNamePlaceholder: 'Название теста',
   testSettingsButton: 'Настройки теста',
@@ -276,7 +276,7 @@ export const T = {
   testSettingsSaved: 'Настройки теста успешно сохранены',
   testSettingsError: 'Ошибка при сохранении настроек теста',
 
-  // course settings page (spec 03 §2.4, §3, §5)
+  // course settings page (docs/product.md §Course settings)
   courseSettingsTitle: 'Настройки курса',
   deadlineSection: 'Срок прохождения',
   hasDeadline: 'Ограничить срок прохождения',

@@ -74,7 +74,7 @@ function CourseList({ query, onClear }: { query: string; onClear: () => void }) 
 }
 
 /**
- * Home (spec 01 §2.7): greeting, 'Продолжить просмотр' with the started lessons, the course search
+ * Home (docs/product.md §Home): greeting, 'Продолжить просмотр' with the started lessons, the course search
  * and the user's courses grouped by category.
  */
 export default function HomePage() {

@@ -7,7 +7,7 @@ import { CoverImage } from '../../shared/CourseCard';
 import classes from './Home.module.css';
 import { HOME_TEXTS } from './texts';
 
-/** Slider constants (spec 01 §9): 2 lessons a page, 150 ms per fade phase. */
+/** Slider constants (docs/product.md §Home): 2 lessons a page, 150 ms per fade phase. */
 export const SLIDER_PAGE_SIZE = 2;
 export const SLIDER_FADE_MS = 150;
 
@@ -40,7 +40,7 @@ function LessonCard({ lesson }: { lesson: StartedLesson }) {
 }
 
 /**
- * 'Продолжить просмотр' (spec 01 §2.7, §4): the started lessons, 2 a page. Changing the page fades
+ * 'Продолжить просмотр' (docs/product.md §Home): the started lessons, 2 a page. Changing the page fades
  * out for 150 ms, swaps the page, then fades in for 150 ms; clicks during those 300 ms are ignored.
  */
 export const LessonSlider = memo(function LessonSlider({ lessons }: { lessons: StartedLesson[] }) {

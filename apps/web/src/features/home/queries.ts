@@ -38,13 +38,13 @@ export const startedLessonsAnswer = object({
   result: object({ success: literal(true), items: array(startedLesson) }),
 });
 
-/** GET /api/user/courses. A failure, or `result.success` false, is an error (spec 01 §8). */
+/** GET /api/user/courses. A failure, or `result.success` false, is an error (docs/product.md §Home). */
 async function userCourses(loginRedirect: boolean): Promise<HomeCategory[]> {
   const { data } = await http.get<unknown>('/api/user/courses', { loginRedirect });
   return parseAnswer(userCoursesAnswer, data).result.categories;
 }
 
-/** GET /api/user/started-lessons, newest first. Any failure gives an empty list (spec 01 §8). */
+/** GET /api/user/started-lessons, newest first. Any failure gives an empty list (docs/product.md §Home). */
 async function startedLessons(loginRedirect: boolean): Promise<StartedLesson[]> {
   try {
     const { data } = await http.get<unknown>('/api/user/started-lessons', { loginRedirect });

@@ -1,4 +1,4 @@
-/** The home page's texts (spec 01 §2.7, §5, §8). */
+/** The home page's texts (docs/product.md §Home). */
 export const HOME_TEXTS = {
   subtitle: 'Сегодня отличный день, чтобы узнать новое или закрепить знания на практике',
   continueTitle: 'Продолжить просмотр',

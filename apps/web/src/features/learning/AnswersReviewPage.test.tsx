@@ -43,7 +43,7 @@ const questions = [
   }),
 ];
 
-describe('answers review (spec 02 §2 "Answers review")', () => {
+describe('answers review (docs/product.md §Answers review)', () => {
   it('marks the correct options and the wrong chosen ones, question by question', async () => {
     const ue = setup({ status: 200, data: attemptResult({ questions, questions_count: 2 }) });
     expect(await screen.findByRole('heading', { name: 'Вопрос №1' })).toBeInTheDocument();

@@ -74,7 +74,7 @@ function ReviewView({ courseId, testId, attemptId }: AttemptIds) {
   );
 }
 
-/** Answers review /courses/{id}/test/{testId}/{attemptId}/result (spec 02 §2 "Answers review"). */
+/** Answers review /courses/{id}/test/{testId}/{attemptId}/result (docs/product.md §Answers review). */
 export default function AnswersReviewPage() {
   const ids = attemptIds(useParams());
   if (ids === null) return <Text c="red">{L.courseIdMissing}</Text>;

@@ -5,7 +5,7 @@ import { TEST_TEXTS as T } from './testTexts';
 import { SUCCESS_GREEN } from './texts';
 
 /**
- * Finished attempts (spec 02 §2 "Test introduction"): number, status, date, time spent, result, and
+ * Finished attempts (docs/product.md §Test introduction): number, status, date, time spent, result, and
  * the pass mark each attempt was graded against (an author may have changed the test's since).
  */
 export function AttemptHistory({ attempts }: { attempts: AttemptView[] }) {

@@ -13,7 +13,7 @@ interface ContentsDrawerProps {
 }
 
 /**
- * The contents panel (spec 02 §2, §9): 450 px from the right, 'Содержание', the module list in
+ * The contents panel (docs/product.md §Course page): 450 px from the right, 'Содержание', the module list in
  * compact mode; Escape, the backdrop and the close button close it.
  */
 export function ContentsDrawer({ courseId, current, opened, onClose }: ContentsDrawerProps) {

@@ -30,7 +30,7 @@ const daysFromToday = (days: number) => {
 
 const itemLink = (name: string) => screen.getByText(name).closest('a') as HTMLElement;
 
-describe('course page (spec 02 §2)', () => {
+describe('course page (docs/product.md §Course page)', () => {
   it('shows the summary card with its counters and progress', async () => {
     setup();
     const card = await screen.findByTestId('course-summary');

@@ -12,7 +12,7 @@ import { useCourseSummary, useModules } from './queries';
 import { Loading, LoadError, Missing } from './states';
 import { LEARNING_TEXTS as T } from './texts';
 
-/** Course page /courses/{id} (spec 02 §2): summary, hide-completed switch and the module accordion. */
+/** Course page /courses/{id} (docs/product.md §Course page): summary, hide-completed switch and the module accordion. */
 export default function CoursePage() {
   const params = useParams();
   const courseId = parseId(params.courseId);

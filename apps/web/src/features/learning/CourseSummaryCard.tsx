@@ -7,7 +7,7 @@ import classes from './Learning.module.css';
 import { LEARNING_TEXTS as T, SUCCESS_GREEN } from './texts';
 
 /**
- * The course summary card (spec 02 §2): the cover, label, title and description, the deadline as
+ * The course summary card (docs/product.md §Course page): the cover, label, title and description, the deadline as
  * the home card shows it (none once the course is complete), the counters above 0, progress and
  * completion.
  */

@@ -33,7 +33,7 @@ function NeighbourButton({
   );
 }
 
-/** Previous, contents and next buttons of the lesson and test pages (spec 02 §2). */
+/** Previous, contents and next buttons of the lesson and test pages (docs/product.md §Lesson page). */
 export function ItemNav({
   courseId,
   previous,

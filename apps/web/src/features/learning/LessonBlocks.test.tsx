@@ -13,7 +13,7 @@ function renderBlocks(...blocks: Parameters<typeof LessonBlocks>[0]['blocks']) {
   );
 }
 
-describe('lesson blocks (spec 02 §2 "Lesson page")', () => {
+describe('lesson blocks (docs/product.md §Lesson page)', () => {
   it('renders text as HTML sanitized again', () => {
     const { container } = renderBlocks(
       block({

@@ -19,7 +19,7 @@ function OpenVideoLink({ href }: { href: string }) {
 }
 
 /**
- * A video (spec 02 §2): the player of a YouTube, RuTube or VK Video link with a link to open it; a
+ * A video (docs/product.md §Lesson page): the player of a YouTube, RuTube or VK Video link with a link to open it; a
  * link on another host (or a file of this site) has no player and is only opened in a new window; a
  * block without a link that may be opened shows 'Ошибка при загрузке видео'.
  */
@@ -155,7 +155,7 @@ function Block({ block }: { block: LearnerBlock }) {
   }
 }
 
-/** A lesson's blocks in order (spec 02 §2): title and description on top, the others after. */
+/** A lesson's blocks in order (docs/product.md §Lesson page): title and description on top, the others after. */
 export function LessonBlocks({ blocks }: { blocks: LearnerBlock[] }) {
   const ordered = useMemo(() => orderBlocks(blocks), [blocks]);
   return (

@@ -22,7 +22,7 @@ function renderFooter(over: Partial<Props>) {
   return onComplete;
 }
 
-describe('lesson footer (spec 02 §2, §4)', () => {
+describe('lesson footer (docs/product.md §Lesson page)', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });

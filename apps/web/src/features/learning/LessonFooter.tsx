@@ -7,7 +7,7 @@ import { LEARNING_TEXTS as T, SUCCESS_GREEN } from './texts';
 interface LessonFooterProps {
   startedAt: string | null;
   completedAt: string | null;
-  /** The server's clock when the lesson was loaded: the timer starts from it (spec 02 §4). */
+  /** The server's clock when the lesson was loaded: the timer starts from it (docs/product.md §Lesson page). */
   serverTime: string;
   completing: boolean;
   onComplete: () => void;
@@ -34,7 +34,7 @@ function LessonTimer({ startedAt, serverTime }: { startedAt: string; serverTime:
   );
 }
 
-/** The lesson footer's three states (spec 02 §2 "Lesson page"). */
+/** The lesson footer's three states (docs/product.md §Lesson page). */
 export function LessonFooter({ startedAt, completedAt, serverTime, completing, onComplete }: LessonFooterProps) {
   if (completedAt) {
     return (

@@ -56,7 +56,7 @@ function setup(routes: Record<string, MockReply | (() => MockReply)> = {}) {
   return { ...rendered, requests: mock.requests, ue: setupUser() };
 }
 
-describe('lesson page (spec 02 §2, §4)', () => {
+describe('lesson page (docs/product.md §Lesson page)', () => {
   it('asks to start a new lesson; "Да" starts it', async () => {
     const { ue, requests, queryClient } = setup();
     const dialog = await screen.findByRole('dialog', { name: 'Начало урока' });

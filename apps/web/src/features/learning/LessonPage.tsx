@@ -91,7 +91,7 @@ function LessonView({ courseId, lessonId }: LessonViewProps) {
           />
         </>
       )}
-      {/* 'Начало урока': max 500 px, closes in 500 ms, locks the page's scroll (spec 02 §2, §9). */}
+      {/* 'Начало урока': max 500 px, closes in 500 ms, locks the page's scroll (docs/product.md §Lesson page). */}
       <ConfirmModal
         opened={askToStart}
         title={T.confirmTitle}
@@ -109,7 +109,7 @@ function LessonView({ courseId, lessonId }: LessonViewProps) {
   );
 }
 
-/** Lesson page /courses/{id}/lesson/{lessonId} (spec 02 §2, §4). */
+/** Lesson page /courses/{id}/lesson/{lessonId} (docs/product.md §Lesson page). */
 export default function LessonPage() {
   const params = useParams();
   const courseId = parseId(params.courseId);

@@ -83,7 +83,7 @@ function ItemRow({
   );
 }
 
-/** The course's modules as an accordion, one module open at a time (spec 02 §2, §9: 0.6 s). */
+/** The course's modules as an accordion, one module open at a time (docs/product.md §Course page: 0.6 s). */
 export function ModuleList({ modules, current, compact = false, onNavigate }: ModuleListProps) {
   const currentModule = moduleOf(modules, current);
   const [open, setOpen] = useState<string | null>(currentModule);

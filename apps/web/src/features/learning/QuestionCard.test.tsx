@@ -17,7 +17,7 @@ const imageQuestion = question({
   ],
 });
 
-describe('QuestionCard (spec 02 §2 "Test taking")', () => {
+describe('QuestionCard (docs/product.md §Test taking)', () => {
   it('shows image options with their labels and passes the choice on', async () => {
     const onChoose = vi.fn();
     render(

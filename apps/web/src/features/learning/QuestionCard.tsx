@@ -13,7 +13,7 @@ interface QuestionCardProps {
   onChoose?: (optionId: number) => void;
   /** Options cannot be changed (answered, time is up, review). */
   readOnly: boolean;
-  /** Review mode: correct options are marked, wrong selected ones marked incorrect (spec 02 §2). */
+  /** Review mode: correct options are marked, wrong selected ones marked incorrect (docs/product.md §Test taking). */
   review?: boolean;
   /** 'Вопрос N из M' above the question (the review page shows it with its progress bar instead). */
   showNumber?: boolean;
@@ -54,7 +54,7 @@ function MarkBadge({ mark }: { mark: Mark }) {
   return null;
 }
 
-/** One question with its text or image options, single or multiple choice (spec 02 §2 "Test taking"). */
+/** One question with its text or image options, single or multiple choice (docs/product.md §Test taking). */
 export function QuestionCard({
   question,
   number,

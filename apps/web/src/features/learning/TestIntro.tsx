@@ -8,7 +8,7 @@ import { TEST_TEXTS as T } from './testTexts';
 import { SUCCESS_GREEN } from './texts';
 import { useNow } from './useCountdown';
 
-/** The introduction's rows: only values above 0 (spec 02 §2 "Test introduction"). */
+/** The introduction's rows: only values above 0 (docs/product.md §Test introduction). */
 export function introRows(test: LearnerTest): { label: string; value: string }[] {
   const rows: { label: string; value: string }[] = [];
   if (test.questions_count > 0) rows.push({ label: T.questionsCount, value: questionsText(test.questions_count) });
@@ -77,7 +77,7 @@ interface IntroProps {
   onStart: () => void;
 }
 
-/** Test introduction (spec 02 §2): rows, notices, the start button and the attempt history. */
+/** Test introduction (docs/product.md §Test introduction): rows, notices, the start button and the attempt history. */
 export function TestIntro({ data, starting, onStart }: IntroProps) {
   const test = data.test;
   const hasOpen = test.active_attempts.length > 0;

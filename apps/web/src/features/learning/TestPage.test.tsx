@@ -12,7 +12,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('test introduction (spec 02 §2)', () => {
+describe('test introduction (docs/product.md §Test introduction)', () => {
   it('shows the rows above 0 with their plural forms, and the history', async () => {
     setup({
       questions_count: 5,
@@ -147,7 +147,7 @@ describe('test introduction (spec 02 §2)', () => {
   });
 });
 
-describe('test taking (spec 02 §2, §4, §5)', { timeout: 20_000 }, () => {
+describe('test taking (docs/product.md §Test taking)', { timeout: 20_000 }, () => {
   it('starts, answers one at a time, skips the last one left and lands on the result page', async () => {
     const { ue, requests } = setup();
     await ue.click(await screen.findByRole('button', { name: 'Начать тест' }));
@@ -286,7 +286,7 @@ describe('test taking (spec 02 §2, §4, §5)', { timeout: 20_000 }, () => {
   });
 });
 
-describe('countdown (spec 02 §4, §9)', () => {
+describe('countdown (docs/product.md §Test taking)', () => {
   it('counts down from timer − elapsed, finishes at zero and returns to the course after 2000 ms', async () => {
     vi.useFakeTimers();
     const flush = async () => {

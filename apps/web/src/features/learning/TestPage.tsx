@@ -34,7 +34,7 @@ function TestView({ courseId, testId }: TestIds) {
   const data = test.data;
   const navigate = useNavigate();
 
-  // After an automatic finish the learner returns to the course page in 2 s (spec 02 §4, §9).
+  // After an automatic finish the learner returns to the course page in 2 s (docs/product.md §Test taking).
   useEffect(() => {
     if (!timedOut) return;
     const timer = window.setTimeout(() => void navigate(coursePath), TIMEOUT_REDIRECT_MS);
@@ -46,7 +46,7 @@ function TestView({ courseId, testId }: TestIds) {
     if (test.isError && !isNotFound(test.error)) toastError(T.loadError);
   }, [test.isError, test.error]);
 
-  // An attempt kept in this browser and still open is continued with no start call (spec 02 §4).
+  // An attempt kept in this browser and still open is continued with no start call (docs/product.md §Test taking).
   useEffect(() => {
     if (!data || resumed.current) return;
     resumed.current = true;
@@ -153,7 +153,7 @@ function TestView({ courseId, testId }: TestIds) {
   );
 }
 
-/** Test introduction and test taking /courses/{id}/test/{testId} (spec 02 §2, §4). */
+/** Test introduction and test taking /courses/{id}/test/{testId} (docs/product.md §Test taking). */
 export default function TestPage() {
   const params = useParams();
   const courseId = parseId(params.courseId);

@@ -22,7 +22,7 @@ function setup(reply: MockReply) {
 
 const ok = (data: unknown): MockReply => ({ status: 200, data });
 
-describe('test result (spec 02 §2 "Test result")', () => {
+describe('test result (docs/product.md §Test result)', () => {
   it('a pass: score, texts, next item and answers', async () => {
     const finished = new Date(2026, 2, 4, 13, 7).toISOString();
     setup(

@@ -19,7 +19,7 @@ export interface ResultAction {
 }
 
 /**
- * The result page's buttons (spec 02 §2 "Test result"): 'Следующее занятие' after a pass (the next
+ * The result page's buttons (docs/product.md §Test result): 'Следующее занятие' after a pass (the next
  * lesson or test, else home), 'Вернуться к тесту' after a fail, 'Посмотреть ответы' when the test
  * shows correct answers.
  */
@@ -127,7 +127,7 @@ function ResultView(ids: ResultIds) {
   );
 }
 
-/** Test result /courses/{id}/test/{testId}/{attemptId} (spec 02 §2 "Test result"). */
+/** Test result /courses/{id}/test/{testId}/{attemptId} (docs/product.md §Test result). */
 export default function TestResultPage() {
   const ids = attemptIds(useParams());
   if (ids === null) return <Text c="red">{L.courseIdMissing}</Text>;

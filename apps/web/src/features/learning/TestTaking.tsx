@@ -76,7 +76,7 @@ interface TakingProps {
 }
 
 /**
- * Test taking (spec 02 §2, §4, issue 30): one question at a time. An answer or 'Пропустить' leads to
+ * Test taking (docs/product.md §Test taking, issue 30): one question at a time. An answer or 'Пропустить' leads to
  * the next unanswered question, round to skipped ones; the attempt ends when every question is
  * answered, when the learner confirms finishing with some unanswered, or when the time runs out.
  */
@@ -220,7 +220,7 @@ export function TestTaking({ courseId, testId, data, attempt, left, onTimedOut }
             </Button>
             {/*
                 No `loading` and no `disabled` while saving: the loader would hide 'Сохранение...' and the
-                disabled look grey it out (spec 02 §2); a second click is refused by `onAnswer`.
+                disabled look grey it out (docs/product.md §Test taking); a second click is refused by `onAnswer`.
               */}
             <Button
               color={SUCCESS_GREEN}

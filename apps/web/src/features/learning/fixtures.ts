@@ -107,7 +107,7 @@ export function lessonContents(over: Partial<LessonContents> = {}): LessonConten
   };
 }
 
-/* ---------- tests (spec 02 §3) ---------- */
+/* ---------- tests (docs/product.md §Test taking) ---------- */
 
 export function attemptView(over: Partial<AttemptView> & Pick<AttemptView, 'id'>): AttemptView {
   return {

@@ -12,7 +12,7 @@ import {
   videoUrl,
 } from './logic';
 
-describe('hide-completed filter (spec 02 §2)', () => {
+describe('hide-completed filter (docs/product.md §Course page)', () => {
   it('drops finished lessons and passed tests, then modules left empty', () => {
     const shown = hideCompleted(courseModules);
     expect(shown.map((m) => m.name)).toEqual(['Основы', 'Заключение']);

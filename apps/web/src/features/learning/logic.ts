@@ -2,7 +2,7 @@ import { safeLink, type LearnerBlock, type LearnerModule, type ModuleItem } from
 import { formatDateTime } from '../../lib/lessonTime';
 import { LEARNING_TEXTS as T } from './texts';
 
-/** A finished lesson or a passed test (spec 02 §2 "Course page"). */
+/** A finished lesson or a passed test (docs/product.md §Course page). */
 export function isItemDone(item: ModuleItem): boolean {
   return item.type === 'lesson' ? item.completed_at !== null : item.is_passed === true;
 }
@@ -14,7 +14,7 @@ export function hideCompleted(modules: LearnerModule[]): LearnerModule[] {
     .filter((m) => m.lessonsList.length > 0);
 }
 
-/** The tooltip of an item (spec 02 §2), or null when nothing happened to it yet. */
+/** The tooltip of an item (docs/product.md §Course page), or null when nothing happened to it yet. */
 export function itemTooltip(item: ModuleItem): string | null {
   if (item.type === 'lesson') {
     if (item.completed_at) return T.finished(formatDateTime(item.completed_at));
@@ -115,5 +115,5 @@ export function linkButtons(block: LearnerBlock): LinkButton[] {
   });
 }
 
-/** The link of a neighbour item (spec 02 §2). */
+/** The link of a neighbour item (docs/product.md §Course page). */
 export const itemLink = (courseId: number, item: ItemKey): string => `/courses/${courseId}/${item.type}/${item.id}`;

@@ -79,7 +79,7 @@ export function useLessonProgress(lessonId: number, what: 'start' | 'complete') 
   });
 }
 
-/* ---------- tests (spec 02 §7) ---------- */
+/* ---------- tests (docs/product.md §Test taking) ---------- */
 
 export type LearnerTestAnswer = ReturnType<typeof learnerTestResponse.parse>['result'];
 export type AttemptResult = ReturnType<typeof attemptResultResponse.parse>['result']['test'];
@@ -114,7 +114,7 @@ export function useAttemptResult(courseId: number, testId: number, attemptId: nu
 
 /**
  * `blocked_until` of a refused start (422): a time, null when blocked for ever, undefined when the
- * refusal was not a block (spec 02 §7, §8).
+ * refusal was not a block (docs/product.md §Test taking).
  */
 export function blockedUntilOf(error: unknown): string | null | undefined {
   if (!isHttpError(error)) return undefined;

@@ -22,7 +22,7 @@ export function errorText(error: unknown): string {
   return serverMessage(error) ?? (error instanceof Error && error.message ? error.message : T.unknownError);
 }
 
-/** 'Ошибка: {message}' on the page (spec 02 §8). */
+/** 'Ошибка: {message}' on the page (docs/product.md §Course page). */
 export function LoadError({ error }: { error: unknown }) {
   return (
     <Alert color="red" variant="light" icon={<IconAlertTriangle size={20} />} role="alert">

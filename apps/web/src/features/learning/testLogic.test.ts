@@ -17,7 +17,7 @@ import {
   waitText,
 } from './testLogic';
 
-describe('plural forms (spec 02 §9)', () => {
+describe('plural forms (docs/product.md §Test taking)', () => {
   it.each([
     [1, '1 вопрос'],
     [2, '2 вопроса'],
@@ -57,7 +57,7 @@ describe('plural forms (spec 02 §9)', () => {
   });
 });
 
-describe('blocked tests (spec 02 §8, §9)', () => {
+describe('blocked tests (docs/product.md §Test taking)', () => {
   const now = new Date('2026-03-04T10:00:00.000Z');
   it("reads 'навсегда' without an end and 'сейчас' once the end has passed", () => {
     expect(waitText(null, now)).toBe('навсегда');
@@ -75,7 +75,7 @@ describe('blocked tests (spec 02 §8, §9)', () => {
   });
 });
 
-describe('countdown (spec 02 §9)', () => {
+describe('countdown (docs/product.md §Test taking)', () => {
   it('is the timer minus the elapsed time, never below 0', () => {
     expect(remainingSeconds(600, 100)).toBe(500);
     expect(remainingSeconds(600, 700)).toBe(0);
@@ -116,7 +116,7 @@ describe('skipping (issue 30)', () => {
   });
 });
 
-describe('attempt flow (spec 02 §4, §5)', () => {
+describe('attempt flow (docs/product.md §Test taking)', () => {
   it('opens at the first unanswered question', () => {
     expect(firstUnanswered([{ isAnswered: true }, { isAnswered: true }, { isAnswered: false }])).toBe(2);
     expect(firstUnanswered([{ isAnswered: false }, { isAnswered: true }])).toBe(0);

@@ -2,11 +2,11 @@ import type { AttemptQuestion } from '@lms/contract';
 import { DAY_FORMS, formatCount } from '../../lib/plural';
 import { HOUR_FORMS, MINUTE_FORMS, PERCENT_FORMS, QUESTION_FORMS, SECOND_FORMS, TEST_TEXTS as T } from './testTexts';
 
-/** Pure rules of the test screens (spec 02 §4, §9). */
+/** Pure rules of the test screens (docs/product.md §Test taking). */
 
-/** The countdown's length when the test has a timer without a value (spec 02 §9). */
+/** The countdown's length when the test has a timer without a value (docs/product.md §Test taking). */
 export const DEFAULT_TIMER_SECONDS = 10;
-/** After an automatic finish the learner returns to the course page this much later (spec 02 §9). */
+/** After an automatic finish the learner returns to the course page this much later (docs/product.md §Test taking). */
 export const TIMEOUT_REDIRECT_MS = 2000;
 
 const MINUTE = 60;
@@ -21,7 +21,7 @@ export const percentText = (count: number): string => formatCount(count, PERCENT
 
 /**
  * A span of time in words: '1 день 2 часа 5 минут'. Parts that are 0 are left out; the seconds part
- * shows only when the whole span is under one day (spec 02 §9). Zero is '0 секунд'.
+ * shows only when the whole span is under one day (docs/product.md §Test taking). Zero is '0 секунд'.
  */
 export function durationText(totalSeconds: number): string {
   const s = Math.max(0, Math.floor(totalSeconds));
@@ -54,18 +54,18 @@ export function waitText(blockedUntil: string | null, now: Date): string {
   return left > 0 ? durationText(left) : T.now;
 }
 
-/** The toast of a refused start (spec 02 §8): the default text and, for a blocked test, why. */
+/** The toast of a refused start (docs/product.md §Test taking): the default text and, for a blocked test, why. */
 export function startErrorText(blockedUntil: string | null | undefined, now: Date): string {
   if (blockedUntil === undefined) return T.startError;
   if (blockedUntil === null) return T.startError + T.startBlockedForever;
   return T.startError + T.startBlockedUntil(waitText(blockedUntil, now));
 }
 
-/** The countdown's length: the timer's seconds, 10 when unset (spec 02 §9). */
+/** The countdown's length: the timer's seconds, 10 when unset (docs/product.md §Test taking). */
 export const timerLength = (timerSeconds: number | null | undefined): number =>
   timerSeconds && timerSeconds > 0 ? timerSeconds : DEFAULT_TIMER_SECONDS;
 
-/** Remaining time = timer − elapsed, never below 0 (spec 02 §9). */
+/** Remaining time = timer − elapsed, never below 0 (docs/product.md §Test taking). */
 export function remainingSeconds(timerSeconds: number | null | undefined, elapsedSeconds: number): number {
   return Math.max(0, timerLength(timerSeconds) - Math.max(0, elapsedSeconds));
 }
@@ -74,7 +74,7 @@ export function remainingSeconds(timerSeconds: number | null | undefined, elapse
  * The attempt's end on this device's clock, in ms: the server's deadline moved by how far this clock
  * was from the server's when the test was loaded (`loadedAt`, this clock), so that neither a wrong
  * device clock nor timers that stood still (a hidden tab, a sleeping phone) move it. Without a
- * deadline from the server it counts timer − elapsed from the load (spec 02 §9).
+ * deadline from the server it counts timer − elapsed from the load (docs/product.md §Test taking).
  */
 export function deadlineOnDevice(
   attempt: { expires_at: string | null; elapsed_seconds: number },
@@ -101,13 +101,13 @@ export function nextUnanswered(answered: readonly boolean[], from: number): numb
   return null;
 }
 
-/** The question shown first: the first one not answered, else the first (spec 02 §4). */
+/** The question shown first: the first one not answered, else the first (docs/product.md §Test taking). */
 export function firstUnanswered(questions: readonly Pick<AttemptQuestion, 'isAnswered'>[]): number {
   const at = questions.findIndex((q) => !q.isAnswered);
   return at < 0 ? 0 : at;
 }
 
-/** The local storage key that keeps the open attempt's id of a test (spec 02 §4). */
+/** The local storage key that keeps the open attempt's id of a test (docs/product.md §Test taking). */
 export const attemptStorageKey = (testId: number): string => `lms.test-attempt.${testId}`;
 
 /** The stored attempt id of a test, or null. Storage may be unavailable (private mode): then null. */
@@ -142,7 +142,7 @@ function safeStorage(): Storage | null {
   }
 }
 
-/** A single choice replaces the choice; a multiple choice toggles the option (spec 02 §5). */
+/** A single choice replaces the choice; a multiple choice toggles the option (docs/product.md §Test taking). */
 export function choose(selected: readonly number[], optionId: number, multiple: boolean): number[] {
   if (!multiple) return [optionId];
   return selected.includes(optionId) ? selected.filter((id) => id !== optionId) : [...selected, optionId];

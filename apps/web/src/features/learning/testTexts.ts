@@ -1,9 +1,9 @@
 import { formatOutOf, type RuForms } from '../../lib/plural';
 
-/** 'из 1 правильного ответа', 'из 5 правильных ответов' (spec: 'correct/total правильных ответов'). */
+/** 'из 1 правильного ответа', 'из 5 правильных ответов' (docs/product.md §Test result: 'correct/total правильных ответов'). */
 const OF_CORRECT_ANSWERS: RuForms = ['правильного ответа', 'правильных ответов', 'правильных ответов'];
 
-/** Test introduction, test taking, result and answers review texts (spec 02 §2, §4, §5, §8, §9). */
+/** Test introduction, test taking, result and answers review texts (docs/product.md §Test taking). */
 export const TEST_TEXTS = {
   // introduction
   questionsCount: 'Количество вопросов',
@@ -56,7 +56,7 @@ export const TEST_TEXTS = {
   autoFinish: 'Попытка будет автоматически завершена.',
   previousItem: 'Предыдущее занятие',
   nextItem: 'Следующее занятие',
-  // toasts and errors (§8)
+  // toasts and errors (docs/product.md §Test taking)
   started: 'Тест начат!',
   continued: 'Продолжаем тест!',
   finished: 'Тест завершен!',

@@ -1,11 +1,11 @@
 import { OF_LECTURES, OF_TESTS, formatOutOf } from '@lms/contract';
 
-/** The learner's course and lesson texts (spec 02 §2, §4, §8). */
+/** The learner's course and lesson texts (docs/product.md §Course page). */
 export const LEARNING_TEXTS = {
   back: 'На главную',
   hideCompleted: 'Скрыть пройденные лекции',
   courseLabel: 'Курс',
-  /** 'completed / total лекций' (spec 02 §2), the noun agreeing with total: '0 / 1 лекции'. */
+  /** 'completed / total лекций' (docs/product.md §Course page), the noun agreeing with total: '0 / 1 лекции'. */
   lessons: (done: number, total: number) => formatOutOf(done, total, OF_LECTURES, ' / '),
   tests: (done: number, total: number) => formatOutOf(done, total, OF_TESTS, ' / '),
   progress: 'Прогресс по курсу',
@@ -54,5 +54,5 @@ export const LEARNING_TEXTS = {
   completeError: 'Ошибка при завершении урока',
 } as const;
 
-/** Green behind white text, dark enough for 4.5:1 (Mantine's greens are too light; DESIGN.md §7). */
+/** Green behind white text, dark enough for 4.5:1 (Mantine's greens are too light; docs/product.md §Look and accessibility). */
 export const SUCCESS_GREEN = '#2b7a3b';

@@ -201,7 +201,7 @@ function ProfileMail() {
 }
 
 /**
- * 'Смена пароля' (spec 02 §2, §5, §8): the client checks run before sending; a success clears
+ * 'Смена пароля' (docs/product.md §Profile): the client checks run before sending; a success clears
  * the three fields; a failure shows the server's message or 'Ошибка при смене пароля'.
  */
 function PasswordCard() {
@@ -246,7 +246,7 @@ function PasswordCard() {
   );
 }
 
-/** Profile (/profile, spec 02 §2 "Profile"): the read-only card, the password change and the mail preferences. */
+/** Profile (/profile, docs/product.md §Profile): the read-only card, the password change and the mail preferences. */
 export default function ProfilePage() {
   useDocumentTitle(T.title);
   return (

@@ -1,7 +1,7 @@
 import type { Profile } from '@lms/contract';
 import { PROFILE_TEXTS as T } from './texts';
 
-/** What the read-only card shows (spec 02 §2 "Profile", §9 defaults). */
+/** What the read-only card shows (docs/product.md §Profile defaults). */
 export interface ProfileView {
   /** 'Имя Фамилия': first name, then last name. */
   fullName: string;
@@ -53,7 +53,7 @@ export interface PasswordProblem {
 }
 
 /**
- * The checks before sending (spec 02 §5): all three fields filled, else 'Заполните все поля
+ * The checks before sending (docs/product.md §Profile): all three fields filled, else 'Заполните все поля
  * пароля'; the new password and its confirmation equal, else 'Подтверждение пароля не совпадает'.
  * Any other rule (length, same as old) is the server's.
  */

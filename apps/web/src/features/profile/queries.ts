@@ -13,7 +13,7 @@ import type { PasswordForm } from './profile';
 
 export const profileQueryKey = ['profile'] as const;
 
-/** GET /api/profile: the signed-in user's own record, in a top-level `data` (spec 02 §7). */
+/** GET /api/profile: the signed-in user's own record, in a top-level `data` (docs/product.md §Profile). */
 export async function fetchProfile(): Promise<Profile> {
   const { data } = await http.get<unknown>('/api/profile');
   return parseAnswer(profileResponse, data).data;

@@ -1,4 +1,4 @@
-/** The profile page's texts (spec 02 §2 "Profile", §5, §8, §9). */
+/** The profile page's texts (docs/product.md §Profile). */
 export const PROFILE_TEXTS = {
   title: 'Мой профиль',
   loading: 'Загрузка...',

@@ -25,7 +25,7 @@ interface CodeInputProps {
 }
 
 /**
- * Six single-digit boxes (spec 01 §2.6, §5): digits only, one per box; typing moves to the next box,
+ * Six single-digit boxes (docs/product.md §Recovery): digits only, one per box; typing moves to the next box,
  * Backspace on an empty box moves to the previous one; a paste into any box (or the 'Вставить'
  * button) keeps only the digits, at most six, and fills the boxes from the first.
  */

@@ -15,13 +15,13 @@ export const TEXT_CHECKING = 'Проверка...';
 export const TEXT_SIGN_IN = 'Авторизоваться';
 export const TEXT_BACK_TO_SIGN_IN = 'Вернуться ко входу';
 
-/** The error text of the code step is rendered as HTML (spec 01 §8), always sanitized first. */
+/** The error text of the code step is rendered as HTML (docs/product.md §Recovery), always sanitized first. */
 export function sanitizeMessage(html: string): string {
   return DOMPurify.sanitize(html, { USE_PROFILES: { html: true } });
 }
 
 /**
- * Recovery confirmation (/recovery/confirm), spec 01 §2.6, §4, §5, §8. The address comes through
+ * Recovery confirmation (/recovery/confirm), docs/product.md §Recovery. The address comes through
  * navigation state; without it the visitor goes back to /recovery.
  */
 export default function RecoveryConfirmPage() {

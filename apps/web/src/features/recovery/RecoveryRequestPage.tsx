@@ -16,7 +16,7 @@ export const TEXT_BACK = 'Вернуться назад';
 export const TEXT_ENTER_MAILBOX = 'Введите почту';
 
 /**
- * Recovery request (/recovery), spec 01 §2.5, §4, §5, §8: the code is requested for the typed
+ * Recovery request (/recovery), docs/product.md §Recovery: the code is requested for the typed
  * address, and the flow always moves on to the code step — except when the call got no answer
  * at all (network failure), which shows 'Ошибка сети. Попробуйте позже.'.
  */

@@ -5,7 +5,7 @@ import { http } from '../../lib/http';
 import { TEXT_CHECK_FAILED, TEXT_RESET_DONE, type CodeOutcome } from './recovery';
 
 /**
- * POST /api/password/recovery-request. The answer is ignored (spec 01 §7): any answer from the
+ * POST /api/password/recovery-request. The answer is ignored (docs/product.md §Recovery): any answer from the
  * server (422, 429, ...) lets the flow go on; only a call with no answer at all fails.
  */
 export async function requestRecovery(email: string): Promise<void> {
@@ -29,7 +29,7 @@ function succeeded(data: unknown): boolean | undefined {
 }
 
 /**
- * The code step (spec 01 §4): POST /api/password/check-pin first and, only if it succeeded,
+ * The code step (docs/product.md §Recovery): POST /api/password/check-pin first and, only if it succeeded,
  * POST /api/password/reset-by-pin. Success gives the server's message (default
  * 'Новый пароль отправлен на email'); a failure gives result.message or 'Ошибка проверки кода'.
  * Never throws.

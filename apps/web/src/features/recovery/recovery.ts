@@ -1,11 +1,11 @@
-/** Length of the recovery code (spec 01 §5, §9). */
+/** Length of the recovery code (docs/product.md §Recovery). */
 export const CODE_LENGTH = 6;
 
 export const TEXT_CHECK_FAILED = 'Ошибка проверки кода';
 export const TEXT_RESET_DONE = 'Новый пароль отправлен на email';
 
 /**
- * The address sent to the server (spec 01 §5): text that contains '@' is used as it stands,
+ * The address sent to the server (docs/product.md §Recovery): text that contains '@' is used as it stands,
  * otherwise the fixed domain suffix is appended to the mailbox part.
  */
 export function recoveryEmail(typed: string, suffix: string): string {
@@ -13,7 +13,7 @@ export function recoveryEmail(typed: string, suffix: string): string {
   return text.includes('@') ? text : text + suffix;
 }
 
-/** Only the digits of a text, at most CODE_LENGTH of them (typing and pasting, spec 01 §5). */
+/** Only the digits of a text, at most CODE_LENGTH of them (typing and pasting, docs/product.md §Recovery). */
 export function codeDigits(text: string): string {
   return text.replace(/\D/g, '').slice(0, CODE_LENGTH);
 }

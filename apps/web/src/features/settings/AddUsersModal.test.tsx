@@ -39,7 +39,7 @@ describe('Add students', () => {
     const form = await openAdd(ue);
     await ue.click(within(form).getByRole('button', { name: 'Добавить ещё ученика' }));
     await ue.click(within(form).getByRole('button', { name: 'Добавить' }));
-    // One toast: the first problem in the order of the spec.
+    // One toast: the first problem in the order of the form.
     expect(await screen.findByText('Пожалуйста, выберите роль и отдел')).toBeInTheDocument();
     const field = (scope: HTMLElement, name: string) =>
       within(scope).getByRole(name === 'Роль' || name === 'Отдел' ? 'combobox' : 'textbox', { name });

@@ -26,7 +26,7 @@ interface AddUsersModalProps {
   onClose: () => void;
 }
 
-/** 'Add student' (spec 03 §2.2, §5): several students in one form, shared role, department and courses. */
+/** 'Add student' (docs/product.md §Settings): several students in one form, shared role, department and courses. */
 export function AddUsersModal({ opened, onClose }: AddUsersModalProps) {
   // the modal unmounts its content when closed, so every opening starts with a fresh form
   return (

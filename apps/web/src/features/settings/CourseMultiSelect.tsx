@@ -5,7 +5,7 @@ import { useCourseChoices } from './queries';
 import { T } from './texts';
 import { useErrorToast } from './ui';
 
-/** Chosen-course chips shown before '+N' (spec 03 §9): 3 by default, 5 in the add forms. */
+/** Chosen-course chips shown before '+N' (docs/product.md §Settings): 3 by default, 5 in the add forms. */
 export const CHIPS_DEFAULT = 3;
 export const CHIPS_ADD_FORM = 5;
 

@@ -25,7 +25,7 @@ export interface CrudTexts {
   editTitle: string;
   nameLabel: string;
   needName: string;
-  /** Toasts when the server gives no message of its own (spec 03 §8). */
+  /** Toasts when the server gives no message of its own (docs/product.md §Settings). */
   added: string;
   updated: string;
   deleted: string;
@@ -66,7 +66,7 @@ export interface CrudEntity<Item extends CrudItem, Body, Extra> {
   body: (name: string, courseIds: number[], value: Extra) => Body;
 }
 
-/** A settings tab listing one kind of item, with its add and edit modal (spec 03 §2.2). */
+/** A settings tab listing one kind of item, with its add and edit modal (docs/product.md §Settings). */
 export function CrudTab<Item extends CrudItem, Body, Extra>({ entity }: { entity: CrudEntity<Item, Body, Extra> }) {
   const { texts, Row } = entity;
   const list = entity.resource.useList();
@@ -109,7 +109,7 @@ interface CrudModalProps<Item extends CrudItem, Body, Extra> {
   onClose: () => void;
 }
 
-/** Add and edit an item (spec 03 §2.2, §5). */
+/** Add and edit an item (docs/product.md §Settings). */
 function CrudModal<Item extends CrudItem, Body, Extra>({
   entity,
   opened,

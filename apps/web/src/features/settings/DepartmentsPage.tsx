@@ -104,7 +104,7 @@ const departmentEntity: CrudEntity<Department, DepartmentRequest, string> = {
   body: (name, courseIds, raw) => ({ name, sort_order: sortValue(raw), course_ids: courseIds }),
 };
 
-/** /settings/departments: the departments tab (spec 03 §2.2). */
+/** /settings/departments: the departments tab (docs/product.md §Settings). */
 export default function DepartmentsPage() {
   return (
     <SettingsFrame>

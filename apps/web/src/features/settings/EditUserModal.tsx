@@ -37,7 +37,7 @@ interface EditUserModalProps {
   onClose: () => void;
 }
 
-/** 'Edit student' (spec 03 §2.2, §5): fields, courses, password reset and deleting. */
+/** 'Edit student' (docs/product.md §Settings): fields, courses, password reset and deleting. */
 export function EditUserModal({ opened, user, onClose }: EditUserModalProps) {
   return (
     <FormModal opened={opened} onClose={onClose} title={T.editUserTitle}>
@@ -155,7 +155,7 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
   };
 
   const askDelete = () => {
-    // one's own account is never deleted (spec 03 §5); the server refuses it as well
+    // one's own account is never deleted (docs/product.md §Settings); the server refuses it as well
     if (me?.id === user.id) {
       toastError(T.selfDelete);
       return;

@@ -112,7 +112,7 @@ const groupEntity: CrudEntity<StudyGroup, StudyGroupRequest, number[]> = {
   body: (name, courseIds, memberIds) => ({ name, user_ids: memberIds, course_ids: courseIds }),
 };
 
-/** /settings/groups: the study groups tab (spec 03 §2.2). */
+/** /settings/groups: the study groups tab (docs/product.md §Settings). */
 export default function GroupsPage() {
   return (
     <SettingsFrame>

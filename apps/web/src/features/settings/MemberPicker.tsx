@@ -20,7 +20,7 @@ interface MemberPickerProps {
 
 /**
  * Members of a study group: the users grouped by the first letter of the name, Latin letters
- * first (spec 03 §2.2), with a search box and a tick per user.
+ * first (docs/product.md §Settings), with a search box and a tick per user.
  */
 export function MemberPicker({ users, value, onChange, loading, disabled }: MemberPickerProps) {
   const [search, setSearch] = useState('');

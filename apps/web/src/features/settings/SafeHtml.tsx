@@ -7,7 +7,7 @@ const CELL_CONFIG = {
   ALLOWED_ATTR: [] as string[],
 };
 
-/** Sanitizes a text as HTML (DOMPurify) before it is put into the page (spec 03 §2.2, DESIGN §2). */
+/** Sanitizes a text as HTML (DOMPurify) before it is put into the page (docs/product.md §Settings, docs/architecture.md §Stack). */
 export function sanitizeCell(html: string | null | undefined): string {
   return DOMPurify.sanitize(html ?? '', CELL_CONFIG);
 }

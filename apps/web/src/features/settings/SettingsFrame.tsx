@@ -28,7 +28,7 @@ function normalize(path: string): string {
   return path.replace(/\/+$/, '') || '/';
 }
 
-/** The section navigation: three tabs that are links (spec 03 §2.2). */
+/** The section navigation: three tabs that are links (docs/product.md §Settings). */
 function SettingsNav() {
   const current = normalize(useLocation().pathname);
   return (

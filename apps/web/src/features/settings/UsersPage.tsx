@@ -34,7 +34,7 @@ const EXPORT_PATH = '/api/admin/users/export';
 /** The search is sent this long after the last key. */
 export const SEARCH_DEBOUNCE_MS = 300;
 
-/** /settings: the employees tab (spec 03 §2.2). */
+/** /settings: the employees tab (docs/product.md §Settings). */
 export default function UsersPage() {
   return (
     <SettingsFrame>

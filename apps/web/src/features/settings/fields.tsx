@@ -22,12 +22,12 @@ interface PersonFieldsProps {
   /** '@domain' after the e-mail field. */
   suffix: string;
   disabled: boolean;
-  /** Edit form: an address typed with '@' is taken whole (spec 03 §5). */
+  /** Edit form: an address typed with '@' is taken whole (docs/product.md §Settings). */
   allowFullAddress?: boolean;
   emailPlaceholder?: string;
 }
 
-/** Last name, first name, e-mail and position, in the grid of the add and edit forms (spec 03 §5). */
+/** Last name, first name, e-mail and position, in the grid of the add and edit forms (docs/product.md §Settings). */
 export function PersonFields({
   value,
   onChange,
@@ -78,7 +78,7 @@ interface RoleAndDepartmentProps {
   disabled: boolean;
 }
 
-/** The role and department choices of an employee form (both required, spec 03 §5). */
+/** The role and department choices of an employee form (both required, docs/product.md §Settings). */
 export function RoleAndDepartment({ roleId, departmentId, onChange, hasError, disabled }: RoleAndDepartmentProps) {
   return (
     <>
@@ -126,7 +126,7 @@ function ListSelect({ label, placeholder, options, loading, searchable, nothingF
   );
 }
 
-/** Roles come from the server list (spec 03 §6); a failed list shows 'Ошибка загрузки данных'. */
+/** Roles come from the server list (docs/product.md §Settings); a failed list shows 'Ошибка загрузки данных'. */
 export function RoleSelect(props: IdSelectProps) {
   const roles = useRoles();
   useErrorToast(roles, T.dropdownLoadError, 'settings-roles-error');

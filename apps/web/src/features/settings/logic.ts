@@ -3,7 +3,7 @@ import { errorStatus, isNetworkError, serverMessage } from '../../lib/errors';
 import { normalizeQuery, textMatches } from '../../lib/search';
 import { T } from './texts';
 
-/** Admins manage the school settings (spec 03 §6); everyone else sees 'Доступ запрещен'. */
+/** Admins manage the school settings (docs/product.md §Settings); everyone else sees 'Доступ запрещен'. */
 export function canManageSettings(user: AuthUser | undefined): boolean {
   if (!user?.authenticated) return false;
   return user.role === 'admin' || user.permissions.includes('settings.manage');
@@ -22,7 +22,7 @@ export function errorText(error: unknown): string {
 /** A simple e-mail shape: something@something.tld, no spaces, one '@'. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Add form: the typed local part plus the fixed '@domain' suffix (spec 03 §5). */
+/** Add form: the typed local part plus the fixed '@domain' suffix (docs/product.md §Settings). */
 export function composeLogin(local: string, suffix: string): string {
   return local.trim() + suffix;
 }
@@ -58,7 +58,7 @@ export type StudentField = 'first_name' | 'last_name' | 'local';
 export type FieldMark = { index: number; field: StudentField } | { index?: undefined; field: 'role' | 'department' };
 
 export interface StudentsProblem {
-  /** The one toast: the first problem in the order of the spec (§5). */
+  /** The one toast: the first problem in the order of docs/product.md §Settings. */
   message: string;
   /** Every field at fault, marked at once (issue 30): empty required fields and malformed e-mails. */
   marks: FieldMark[];
@@ -69,7 +69,7 @@ const REQUIRED: readonly StudentField[] = ['first_name', 'last_name', 'local'];
 /**
  * Add-students validation. Every empty required field (the shared role and department, each
  * student's first name, last name and e-mail) and every malformed e-mail is marked at once; the
- * toast names the first problem in the order of the spec (§5): role and department, then the
+ * toast names the first problem in the order of docs/product.md §Settings: role and department, then the
  * first student with an empty field, then the first malformed e-mail.
  */
 export function validateStudents(
@@ -122,7 +122,7 @@ export interface EditUserDraft {
 export type EditUserField = StudentField | 'role' | 'department';
 
 /**
- * Edit-student validation (§5): every empty required field and a malformed e-mail marked at once;
+ * Edit-student validation (docs/product.md §Settings): every empty required field and a malformed e-mail marked at once;
  * the toast names the first problem: role and department, all fields, then the e-mail shape.
  */
 export function validateEditUser(
@@ -142,7 +142,7 @@ export function validateEditUser(
   return { message, fields };
 }
 
-/** Only the difference of two course sets is sent (spec 03 §7): what to attach and what to detach. */
+/** Only the difference of two course sets is sent (docs/product.md §Settings): what to attach and what to detach. */
 export function courseDiff(
   before: readonly number[],
   after: readonly number[],
@@ -155,7 +155,7 @@ export function courseDiff(
   };
 }
 
-/** Departments by sort_order, a missing value counting as 0; ties keep their order (spec 03 §2.2). */
+/** Departments by sort_order, a missing value counting as 0; ties keep their order (docs/product.md §Settings). */
 export function sortDepartments<D extends { sort_order: number | null }>(items: readonly D[]): D[] {
   return items
     .map((item, index) => ({ item, index }))
@@ -192,7 +192,7 @@ function letterRank(letter: string): number {
 }
 
 /**
- * The member list of a group form (spec 03 §2.2): users grouped by the first letter of the name,
+ * The member list of a group form (docs/product.md §Settings): users grouped by the first letter of the name,
  * Latin letters first, then Cyrillic, then anything else under '#'; names sorted within a letter.
  */
 export function groupByFirstLetter<U extends { name: string }>(users: readonly U[]): LetterGroup<U>[] {

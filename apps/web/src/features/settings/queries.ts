@@ -52,7 +52,7 @@ export const settingsKeys = {
   courses: ['settings', 'course-choices'] as const,
 };
 
-/** Route names of the route directory (spec 03 §7) with the paths used while it is not there. */
+/** Route names of the route directory (docs/product.md §Settings) with the paths used while it is not there. */
 const NAMED = {
   'admin.users': '/api/admin/users',
   'api.admin.user': '/api/admin/users/{id}',
@@ -243,7 +243,7 @@ export const departments = crudResource<Department, DepartmentRequest>({
   shownIn: [settingsKeys.users],
 });
 
-/** Study groups: answered with 201 on create, 200 on update and 204 on delete (spec 03 §7). */
+/** Study groups: answered with 201 on create, 200 on update and 204 on delete (docs/product.md §Settings). */
 export const groups = crudResource<StudyGroup, StudyGroupRequest>({
   key: settingsKeys.groups,
   path: '/api/study-groups',
@@ -299,7 +299,7 @@ export function useCreateUsers<S>() {
 }
 
 /**
- * PUT /api/admin/users/{id}, then only the difference of the course sets (spec 03 §7):
+ * PUT /api/admin/users/{id}, then only the difference of the course sets (docs/product.md §Settings):
  * POST attach and detach.
  */
 export function useUpdateUser() {

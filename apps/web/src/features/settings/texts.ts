@@ -1,4 +1,4 @@
-/** Texts of the school settings (spec 03 §2.2, §5, §8), copied character for character. */
+/** Texts of the school settings (docs/product.md §Settings), copied character for character. */
 export const T = {
   title: 'Настройка школы',
   tabUsers: 'Сотрудники',
@@ -61,7 +61,7 @@ export const T = {
   badEmail: 'Некорректный email',
   selfDelete: 'Вы не можете удалить свою собственную учетную запись',
 
-  // spec §8 'Пользователь ... успешно добавлен/обновлен/удален', one text per outcome; the server's
+  // docs/product.md §Settings 'Пользователь ... успешно добавлен/обновлен/удален', one text per outcome; the server's
   // result.message is shown when present
   userAdded: (name: string) => `Пользователь ${name} успешно добавлен`,
   userUpdated: (name: string) => `Пользователь ${name} успешно обновлен`,
@@ -101,7 +101,7 @@ export const T = {
   needDepartmentName: 'Пожалуйста, введите название отдела',
   sortOrderInteger: 'Порядок сортировки должен быть целым числом',
   sortOrderNegative: 'Порядок сортировки не может быть отрицательным',
-  // spec §8 'Отдел успешно добавлен/обновлен/удален'
+  // docs/product.md §Settings 'Отдел успешно добавлен/обновлен/удален'
   departmentAdded: 'Отдел успешно добавлен',
   departmentUpdated: 'Отдел успешно обновлен',
   departmentDeleted: 'Отдел успешно удален',
@@ -125,7 +125,7 @@ export const T = {
   membersChosen: (n: number) => `Выбрано: ${n}`,
   noMembers: 'Сотрудники не найдены',
   needGroupName: 'Пожалуйста, введите название группы',
-  // spec §8 'Группа успешно добавлена/обновлена/удалена'
+  // docs/product.md §Settings 'Группа успешно добавлена/обновлена/удалена'
   groupAdded: 'Группа успешно добавлена',
   groupUpdated: 'Группа успешно обновлена',
   groupDeleted: 'Группа успешно удалена',

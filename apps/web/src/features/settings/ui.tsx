@@ -22,7 +22,7 @@ import { SearchInput } from '../../shared/SearchInput';
 import { toastError } from '../../shared/toast';
 import { T } from './texts';
 
-/** Settings modals: at most 650 px wide, 500 ms close animation (spec 03 §9). */
+/** Settings modals: at most 650 px wide, 500 ms close animation (docs/product.md §Settings). */
 export const MODAL_SIZE = 650;
 export const MODAL_TRANSITION = { duration: 500, exitDuration: 500 } as const;
 
@@ -252,7 +252,7 @@ export function EmptyState({ text }: { text: string }) {
   );
 }
 
-/** 'Доступ запрещен' for anyone but an admin (spec 03 §2, §6). */
+/** 'Доступ запрещен' for anyone but an admin (docs/product.md §Settings). */
 export function AccessDenied() {
   return <AccessDeniedNotice title={T.accessDenied} hint={T.accessDeniedHint} />;
 }

@@ -4,7 +4,7 @@ import { IconLogout, IconUser } from '@tabler/icons-react';
 import type { ReactElement } from 'react';
 import { Link } from '../../shared/Link';
 
-/** The role label of the header menu: roles_ru, defaulting to 'Ученик' (spec 01 §2.3, §6). */
+/** The role label of the header menu: roles_ru, defaulting to 'Ученик' (docs/product.md §Shell). */
 function roleLabel(user: Pick<AuthUser, 'roles_ru'>): string {
   return user.roles_ru?.trim() || 'Ученик';
 }

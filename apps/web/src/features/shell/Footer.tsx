@@ -8,7 +8,7 @@ interface FooterProps {
   companyName: string | undefined;
 }
 
-/** Footer (spec 01 §2.3): logo, two placeholder links, copyright, social links in a new tab. */
+/** Footer (docs/product.md §Shell): logo, two placeholder links, copyright, social links in a new tab. */
 export function Footer({ companyName }: FooterProps) {
   const socialLinks = useSocialLinks().filter((link) => isOpenableSocialLink(link.link));
   const year = new Date().getFullYear();

@@ -59,7 +59,7 @@ interface SideMenuProps {
 }
 
 /**
- * Left side menu (spec 01 §2.3): items of the menu call; the item whose link equals the current
+ * Left side menu (docs/product.md §Shell): items of the menu call; the item whose link equals the current
  * path is highlighted and shows its active icon.
  */
 export function SideMenu({ onNavigate }: SideMenuProps) {

@@ -27,7 +27,7 @@ function validItems<T>(list: unknown, item: Schema<T>): T[] | null {
   });
 }
 
-/** GET {menu route}: a failure, or `items` that is not an array, gives an empty menu (spec 01 §8). */
+/** GET {menu route}: a failure, or `items` that is not an array, gives an empty menu (docs/product.md §Session). */
 export async function fetchMenu(path: string): Promise<MenuItem[]> {
   try {
     const { data } = await http.get<unknown>(path);
@@ -49,7 +49,7 @@ export const menuQuery = (path: string | null) =>
 
 /**
  * The side menu. It is requested only once the route table is loaded and holds the 'menu' entry
- * (spec 01 §4); until then it is empty (and "loading" while the table itself loads).
+ * (docs/product.md §Session); until then it is empty (and "loading" while the table itself loads).
  */
 export function useMenu(): { items: MenuItem[]; isLoading: boolean } {
   const ziggy = useZiggy();
@@ -59,7 +59,7 @@ export function useMenu(): { items: MenuItem[]; isLoading: boolean } {
 
 /**
  * GET /storage/json/social.links.json: a file an administrator edits, so every link is checked
- * against the contract and a bad one dropped; a failure is only logged (spec 01 §8).
+ * against the contract and a bad one dropped; a failure is only logged (docs/product.md §Session).
  */
 export async function fetchSocialLinks(): Promise<SocialLink[]> {
   try {

@@ -4,7 +4,7 @@ import { IconExternalLink, IconPlus, IconTrash } from '@tabler/icons-react';
 import { canAddButton, canDeleteButton, type ButtonBlock } from '../logic';
 import { T } from '../texts';
 
-/** The first button is green (spec 02 §2), dark enough for white text (4.5:1). */
+/** The first button is green (docs/product.md §Lesson page), dark enough for white text (4.5:1). */
 const FIRST_BUTTON = '#2b7a3b';
 
 interface ButtonBlockEditorProps {
@@ -14,7 +14,7 @@ interface ButtonBlockEditorProps {
 }
 
 /**
- * The Кнопка block (spec 03 §5): labels of at most 40 characters ('Кнопка' by default), a link each;
+ * The Кнопка block (docs/product.md §Lesson editor): labels of at most 40 characters ('Кнопка' by default), a link each;
  * the first button cannot be deleted, and a second one can be added only while exactly one exists.
  */
 export function ButtonBlockEditor({ block, editing, onChange }: ButtonBlockEditorProps) {

@@ -12,7 +12,7 @@ interface FileBlockEditorProps {
   onChange: (patch: Pick<FileBlock, 'file_path' | 'original_filename'>) => void;
 }
 
-/** The Файл block (spec 03 §5): any file up to 4 GB, uploaded with a progress bar. */
+/** The Файл block (docs/product.md §Lesson editor): any file up to 4 GB, uploaded with a progress bar. */
 export function FileBlockEditor({ block, editing, lessonId, onChange }: FileBlockEditorProps) {
   const [problem, setProblem] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);

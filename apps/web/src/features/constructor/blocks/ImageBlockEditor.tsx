@@ -15,7 +15,7 @@ interface ImageBlockEditorProps {
 }
 
 /**
- * The Картинка block (spec 03 §5): a jpeg, png, webp or gif of at most 20 MB, uploaded at once to
+ * The Картинка block (docs/product.md §Lesson editor): a jpeg, png, webp or gif of at most 20 MB, uploaded at once to
  * POST /api/upload-image; a description under it. Refusals show as alerts in the block.
  */
 export function ImageBlockEditor({ block, editing, lessonId, onChange }: ImageBlockEditorProps) {

@@ -7,7 +7,7 @@ import { T } from '../texts';
 
 const RichText = lazy(() => import('./RichText'));
 
-/** Lesson text as stored, sanitized again before it is shown (DESIGN.md §6 "Rich text"). */
+/** Lesson text as stored, sanitized again before it is shown (docs/rules.md §Rich text). */
 export function SafeLessonHtml({ html }: { html: string }) {
   const clean = useMemo(() => DOMPurify.sanitize(html, { ADD_ATTR: ['target'] }), [html]);
   if (clean.trim() === '' || clean === '<p></p>') {
@@ -30,7 +30,7 @@ interface TextBlockEditorProps {
   onChange: (html: string) => void;
 }
 
-/** The Текст block: Mantine's TipTap editor (bundled, never a CDN script), 500 px high (§9). */
+/** The Текст block: Mantine's TipTap editor (bundled, never a CDN script), 500 px high (docs/product.md §Lesson editor). */
 export function TextBlockEditor({ block, editing, onChange }: TextBlockEditorProps) {
   if (!editing) return <SafeLessonHtml html={block.html} />;
   return (

@@ -3,7 +3,7 @@ import { videoEmbedFor } from '@lms/contract';
 import type { VideoBlock } from '../logic';
 import { T } from '../texts';
 
-/** A player for a YouTube, RuTube or VK Video link; nothing for any other link (spec 03 §5). */
+/** A player for a YouTube, RuTube or VK Video link; nothing for any other link (docs/product.md §Lesson editor). */
 export function VideoPreview({ url }: { url: string }) {
   const embed = videoEmbedFor(url);
   if (!embed) return null;

@@ -52,7 +52,7 @@ function Buttons({ initial, onChange }: { initial: ButtonItem[]; onChange?: (b: 
   );
 }
 
-describe('the button block (spec 03 §5)', () => {
+describe('the button block (docs/product.md §Lesson editor)', () => {
   it('the first button cannot be deleted; a second is added only while exactly one exists', async () => {
     const user = userEvent.setup({ delay: null });
     render(<Buttons initial={[{ title: 'Кнопка', url: '' }]} />);
@@ -136,7 +136,7 @@ function Image({ onChange }: { onChange: (patch: Partial<ImageBlock>) => void })
   );
 }
 
-describe('the image block (spec 03 §5)', () => {
+describe('the image block (docs/product.md §Lesson editor)', () => {
   it('refuses a file that is not jpeg, png, webp or gif, and sends nothing', () => {
     const mock = mockHttp({});
     restore = mock.restore;
@@ -228,7 +228,7 @@ function FileEditor({ onChange }: { onChange: (patch: Partial<FileBlock>) => voi
   );
 }
 
-describe('the file block (spec 03 §5)', () => {
+describe('the file block (docs/product.md §Lesson editor)', () => {
   it('refuses a file over 4 GB', () => {
     const mock = mockHttp({});
     restore = mock.restore;
@@ -277,7 +277,7 @@ describe('the file block (spec 03 §5)', () => {
 
 // ── Видео ──
 
-describe('the video block (spec 03 §5)', () => {
+describe('the video block (docs/product.md §Lesson editor)', () => {
   function renderVideo(url: string) {
     return render(
       <MantineProvider env="test">
