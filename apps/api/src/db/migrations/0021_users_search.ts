@@ -25,8 +25,8 @@ const EXTENSION_LOCK = 310021;
  * 10 000 employees).
  *
  * - `users_list_version` (0016) goes: its triggers, its PostgreSQL function (which also locked the
- *   course cards' counter row, only to keep the order of the two; 0013's function raises that one
- *   alone and stays) and its counter row. A page is read afresh for each request.
+ *   course cards' counter row, only to keep the order of the two; 0020 dropped that one) and its
+ *   counter row. A page is read afresh for each request.
  * - `users.search_text` holds what the search looks in (`searchText`) and is indexed for substrings:
  *   - SQLite: an FTS5 index with the trigram tokenizer over that column (external content: the text
  *     is stored once, in `users`), case-sensitive because the text is already lower-cased. Triggers
