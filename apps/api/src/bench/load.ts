@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import autocannon, { type Request } from 'autocannon';
+import { pacedRun } from './paced.js';
 import { settle } from './processes.js';
 import { workload, type Plan, type WorkloadName } from './workloads.js';
 
@@ -21,6 +22,12 @@ export interface LoadSpec {
   connections: number;
   seconds: number;
   warmupSeconds: number;
+  /**
+   * Requests per second from all connections together: a paced run, whose latency is the server's
+   * answer time at that load. Without it, every connection sends its next request as soon as it has
+   * an answer (saturation: the figure is throughput, and latency is mostly waiting in line).
+   */
+  rate?: number | undefined;
   /** The server's process: the measured run waits until the warm-up's last requests are answered. */
   serverPid?: number | undefined;
 }
@@ -84,12 +91,52 @@ async function run(spec: LoadSpec, plan: Plan, phase: Plan['phases'][number]): P
   const started = performance.now();
   const result = await instance;
   const seconds = (performance.now() - started) / 1000;
+  return summary(samples, failed, { seconds, errors: result.errors, timeouts: result.timeouts }, failures);
+}
+
+/** A phase of a paced run (paced.ts), in the same figures as autocannon's. */
+async function pacedPhase(spec: LoadSpec & { rate: number }, plan: Plan, phase: Plan['phases'][number]) {
+  const outcome = await pacedRun({
+    url: spec.url,
+    requests: plan.requests,
+    connections: spec.connections,
+    rate: spec.rate,
+    seconds: phase.seconds ?? spec.seconds,
+    kind: spec.workload,
+    timeoutSeconds: 10,
+  });
+  const samples = new Map<string, number[]>();
+  const failed = new Map<string, number>();
+  const failures: string[] = [];
+  for (const a of outcome.answers) {
+    const list = samples.get(a.kind) ?? [];
+    list.push(a.ms);
+    samples.set(a.kind, list);
+    if (a.status >= 300) {
+      failed.set(a.kind, (failed.get(a.kind) ?? 0) + 1);
+      if (failures.length < KEPT_FAILURES) failures.push(`${a.kind} → ${a.status}`);
+    }
+  }
+  return summary(
+    samples,
+    failed,
+    { seconds: outcome.seconds, errors: outcome.errors, timeouts: outcome.timeouts },
+    failures,
+  );
+}
+
+function summary(
+  samples: Map<string, number[]>,
+  failed: Map<string, number>,
+  counts: { seconds: number; errors: number; timeouts: number },
+  failures: string[],
+): LoadResult {
   const kinds = Object.fromEntries([...samples].map(([kind, list]) => [kind, latency(list, failed.get(kind) ?? 0)]));
   const all = latency(
     [...samples.values()].flat(),
     [...failed.values()].reduce((a, b) => a + b, 0),
   );
-  return { ...all, seconds, errors: result.errors, timeouts: result.timeouts, kinds, failures };
+  return { ...all, ...counts, kinds, failures };
 }
 
 async function main(): Promise<void> {
@@ -100,7 +147,8 @@ async function main(): Promise<void> {
   let result: LoadResult | undefined;
   for (const [i, phase] of plan.phases.entries()) {
     if (i > 0) await settle(spec.serverPid);
-    result = await run(spec, plan, phase);
+    const { rate } = spec;
+    result = rate ? await pacedPhase({ ...spec, rate }, plan, phase) : await run(spec, plan, phase);
   }
   if (!result) throw new Error('a workload without a phase');
   process.stdout.write(JSON.stringify({ ...result, extra: plan.extra?.() }));

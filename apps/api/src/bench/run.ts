@@ -28,6 +28,7 @@ import {
   examTable,
   figureLine,
   mixTables,
+  paceOf,
   unitsPerSecond,
   type Figure,
 } from './report.js';
@@ -71,7 +72,7 @@ interface Block {
   reminders: string | undefined;
 }
 
-async function measure(dir: string, served: Served, workload: WorkloadName, fixtureFile: string) {
+async function measure(dir: string, served: Served, workload: WorkloadName, fixtureFile: string, rate?: number) {
   return load(dir, {
     url: served.url,
     workload,
@@ -80,6 +81,7 @@ async function measure(dir: string, served: Served, workload: WorkloadName, fixt
     seconds: SECONDS,
     warmupSeconds: WARMUP,
     serverPid: served.child.pid,
+    rate,
   });
 }
 
@@ -153,12 +155,21 @@ async function measureOne(
   const helloResult = await measure(dir, hello, 'hello', fixtureFile);
   const peak = sampleMemory(server.child.pid);
   const result = await measure(dir, server, workload, fixtureFile);
+  const helloRate = helloResult.n / helloResult.seconds;
+  // The latency bound's run: requests paced at the rate the bound asks for (report.ts `paceOf`).
+  const pace = paceOf(workload, at.db, helloRate);
+  let paced: Figure['paced'];
+  if (pace !== undefined) {
+    await settle(server.child.pid);
+    paced = { rate: pace, result: await measure(dir, server, workload, fixtureFile, pace) };
+  }
   const figure: Figure = {
     ...at,
     workload,
     rate: unitsPerSecond(workload, result),
-    hello: helloResult.n / helloResult.seconds,
+    hello: helloRate,
     result,
+    paced,
     memory: peak(),
   };
   say(figureLine(figure));

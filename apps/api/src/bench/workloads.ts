@@ -68,7 +68,8 @@ function organisationPlan(name: WorkloadName, f: Fixture, spec: LoadSpec): Plan 
   const next = random(11);
   switch (name) {
     case 'home-cold':
-      return { requests: homeView(cycle(learners, 1)), phases };
+      // The paced run starts elsewhere in the list than the saturated one, so that it is cold too.
+      return { requests: homeView(cycle(learners, spec.rate ? 3 : 1)), phases };
     case 'home-warm':
       return { requests: homeView(cycle(learners.slice(0, WARM_LEARNERS), 2)), phases };
     case 'users-pages': {

@@ -75,4 +75,37 @@ describe(`prepared queries (${dialectName})`, () => {
     );
     await expect(derived.execute(db.kysely, { name: 'Склад' })).rejects.toThrow('made from a slot: name!');
   });
+
+  it('reads rows as JSON (rowsAsJson) exactly as it reads them otherwise: values, booleans, nulls and order', async () => {
+    for (const [title, published, image] of [
+      ['Охрана труда "2026"', true, null],
+      ['Ёлки\\палки\nстрока', false, '/storage/a b.png'],
+      ['', true, 'x'],
+    ] as const)
+      await db.kysely
+        .insertInto('courses')
+        .values({ title, is_published: published, image_path: image, sort_order: title.length })
+        .execute();
+    const build = (k: Parameters<ConstructorParameters<typeof PreparedQuery>[1]>[0], p: { min: number }) =>
+      k
+        .selectFrom('courses as c')
+        .leftJoin('departments as d', 'd.sort_order', 'c.sort_order')
+        .select(['c.id', 'c.title', 'c.is_published', 'c.image_path', 'd.name as department', 'c.sort_order'])
+        .where('c.sort_order', '>=', p.min)
+        .orderBy('c.sort_order', 'desc')
+        .orderBy('c.id');
+    const plain = new PreparedQuery(['min'], build);
+    const asJson = new PreparedQuery(['min'], build, { rowsAsJson: true });
+    for (const min of [0, 1, 100]) {
+      const expected = await plain.execute(db.kysely, { min });
+      expect(await asJson.execute(db.kysely, { min })).toEqual(expected);
+    }
+    expect((await asJson.execute(db.kysely, { min: 0 })).map((r) => r.is_published)).toEqual([true, false, true]);
+    const clashing = new PreparedQuery(
+      [],
+      (k) => k.selectFrom('courses as c').innerJoin('departments as d', 'd.id', 'c.id').select(['c.id', 'd.id']),
+      { rowsAsJson: true },
+    );
+    if (db.kind === 'sqlite') await expect(clashing.execute(db.kysely, {})).rejects.toThrow('distinct plain names');
+  });
 });
