@@ -212,6 +212,12 @@ describe(`kept askable rows (${dialectName})`, () => {
     expect(Object.isFrozen(first.questions[0])).toBe(true);
     await k.updateTable('tests').set({ name: 'Другое имя' }).where('id', '=', testId).execute();
     expect(await kept(testId), 'the test itself is not what is asked').toBe(first);
+    await k
+      .updateTable('test_questions')
+      .set({ updated_at: '2026-03-01T00:00:00.000Z' })
+      .where('id', '=', q.id)
+      .execute();
+    expect(await kept(testId), 'a column the askable rows do not read (db/kept.ts)').toBe(first);
     await k.updateTable('test_questions').set({ title: 'Заголовок' }).where('id', '=', q.id).execute();
     expect(await kept(testId)).not.toBe(first);
   });
