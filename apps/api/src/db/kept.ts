@@ -19,9 +19,12 @@ import type { Database } from './schema.js';
  * The maintained tables (enrollments, learning states, course statistics, kept rankings) are no copy
  * a process keeps: they are written in the writer's transaction by their owners (docs/architecture.md).
  *
- * Changing what a `version` value reads: edit `reads` here and add a migration that calls
- * `dropVersionTriggers` with the old list and `createVersionTriggers` with the new one (as 0022 did);
- * kept.test.ts fails until the database's triggers are the ones this list makes.
+ * Checked by tests: kept.test.ts compiles each `version` value's cached query and fails on a column
+ * `reads` does not name (or names but is not read), and fails when the database's triggers are not the
+ * ones this list makes; keptTriggers.test.ts writes each column. So changing what a `version` value
+ * reads is: edit its query and `reads` here, and add a migration that calls `dropVersionTriggers` with
+ * the list as it was and `createVersionTriggers` with the new one (0022 made the first ones). The
+ * attempt facts' type is made from their `reads` (attempts/repository.ts `AttemptFacts`).
  */
 export type Reads = { readonly [T in keyof Database]?: readonly (keyof Database[T] & string)[] };
 
