@@ -14,9 +14,9 @@ import { TestsRepository } from './tests.js';
 
 /**
  * A start draws from the askable rows the process keeps per test while the test's `content_version`
- * holds (migration 0014). Whatever writes the questions and options — here plain statements, as the
- * constructor, a seeder or another process would — the kept rows must equal a fresh read, and
- * nothing of a rolled-back transaction may be kept.
+ * holds (raised by triggers made from db/kept.ts, migration 0022). Whatever writes the questions and
+ * options — here plain statements, as the constructor, a seeder or another process would — the kept
+ * rows must equal a fresh read, and nothing of a rolled-back transaction may be kept.
  */
 describe(`kept askable rows (${dialectName})`, () => {
   let ctx: TestContext;
