@@ -121,7 +121,7 @@ function identifier(name: string): string {
 function tablesOf(version: Version): [string, string[]][] {
   return Object.entries(version.reads)
     .map(([table, columns]): [string, string[]] => [identifier(table), [...(columns ?? [])].map(identifier).sort()])
-    .sort(([a], [b]) => a.localeCompare(b));
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 const triggerName = (table: string, version: Version, op: string) => `${table}_${identifier(version.counter)}${op}`;
