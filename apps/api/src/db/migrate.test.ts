@@ -65,6 +65,7 @@ describe(`migrations (${dialectName})`, () => {
         '0019_own_password',
         '0020_drop_viewer_versions',
         '0021_users_search',
+        '0022_kept_declared',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -251,6 +252,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0019_own_password',
         '0020_drop_viewer_versions',
         '0021_users_search',
+        '0022_kept_declared',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -330,6 +332,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0019_own_password',
         '0020_drop_viewer_versions',
         '0021_users_search',
+        '0022_kept_declared',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
@@ -365,6 +368,7 @@ describe(`migration 0018 (${dialectName})`, () => {
         '0019_own_password',
         '0020_drop_viewer_versions',
         '0021_users_search',
+        '0022_kept_declared',
       ]);
       const kept = await k.selectFrom('mail_log').selectAll().executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ id: 2, subject: 'Сводка', status: 'sent', queued_at: sentAt, sent_at: sentAt });

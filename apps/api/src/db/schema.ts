@@ -153,8 +153,8 @@ export interface CourseStatsTable {
   tests_total: number;
 }
 /**
- * Counts kept by triggers: 'live_users' (migration 0011), 'test_contents_version' (0014; db/kept.ts
- * declares it); and 'user_urgency_built', the mark of the kept rankings (0012).
+ * Counts kept by triggers: 'live_users' (migration 0011), 'test_contents_version' (0014, 0022;
+ * db/kept.ts declares it); and 'user_urgency_built', the mark of the kept rankings (0012).
  */
 export interface CountersTable {
   name: string;

@@ -3,7 +3,8 @@ import type { DialectKind } from '../dialect.js';
 
 /**
  * Triggers that raise a counter of `counters` when rows of `table` are inserted or deleted, or have
- * one of `columns` updated (migrations 0015 and 0016; 0013 and 0014 stay as they were written).
+ * one of `columns` updated (migrations 0015 and 0016; 0013 and 0014 stay as they were written). The
+ * triggers of a version a process keeps a value by are made from db/kept.ts (`createVersionTriggers`).
  * - SQLite (one writer at a time): the counter is raised in place by each statement, `bump`.
  * - PostgreSQL: `pgFunction` (a trigger function raising it once per transaction) runs at commit, as
  *   deferred constraint triggers, and after a truncate.

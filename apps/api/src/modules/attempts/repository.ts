@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { PreparedQuery } from '../../db/prepared.js';
+import type { KEPT } from '../../db/kept.js';
 import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { toJson } from '../../db/values.js';
@@ -79,11 +80,11 @@ const attemptHeldById = new PreparedQuery(['id'], (db, { id }: { id: number }) =
 /** Parsed snapshots kept at most (each a test's questions: a few kilobytes). */
 const SNAPSHOTS_KEPT = 1000;
 
-/** What never changes once an attempt is written: everything but its finish and grade. */
-export type AttemptFacts = Pick<
-  AttemptRow,
-  'id' | 'user_id' | 'test_id' | 'attempt_number' | 'started_at' | 'expires_at' | 'snapshot'
->;
+/**
+ * What never changes once an attempt is written: everything but its finish and grade. The columns are
+ * the ones db/kept.ts declares for the kept attempt facts, so the two cannot part.
+ */
+export type AttemptFacts = Pick<AttemptRow, (typeof KEPT.attemptFacts.dropped.reads.test_attempts)[number]>;
 
 /**
  * A snapshot never changes once its attempt is written, so each is read and parsed once per process

@@ -14,9 +14,9 @@ import { TestsRepository } from './tests.js';
 
 /**
  * A start draws from the askable rows the process keeps per test while the test's `content_version`
- * holds (migration 0014). Whatever writes the questions and options — here plain statements, as the
- * constructor, a seeder or another process would — the kept rows must equal a fresh read, and
- * nothing of a rolled-back transaction may be kept.
+ * holds (raised by triggers made from db/kept.ts, migration 0022). Whatever writes the questions and
+ * options — here plain statements, as the constructor, a seeder or another process would — the kept
+ * rows must equal a fresh read, and nothing of a rolled-back transaction may be kept.
  */
 describe(`kept askable rows (${dialectName})`, () => {
   let ctx: TestContext;
@@ -212,6 +212,12 @@ describe(`kept askable rows (${dialectName})`, () => {
     expect(Object.isFrozen(first.questions[0])).toBe(true);
     await k.updateTable('tests').set({ name: 'Другое имя' }).where('id', '=', testId).execute();
     expect(await kept(testId), 'the test itself is not what is asked').toBe(first);
+    await k
+      .updateTable('test_questions')
+      .set({ updated_at: '2026-03-01T00:00:00.000Z' })
+      .where('id', '=', q.id)
+      .execute();
+    expect(await kept(testId), 'a column the askable rows do not read (db/kept.ts)').toBe(first);
     await k.updateTable('test_questions').set({ title: 'Заголовок' }).where('id', '=', q.id).execute();
     expect(await kept(testId)).not.toBe(first);
   });

@@ -1,5 +1,7 @@
 import type { TestSettings } from '@lms/contract';
-import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { PreparedQuery } from '../../db/prepared.js';
+import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { deepFreeze, keepNewest } from '../../lib/kept.js';
 
@@ -11,8 +13,9 @@ export interface TestRow extends TestSettings {
   is_published: boolean;
   sort_order: number;
   /**
-   * `counters.test_contents_version` as read with the test: raised whenever any test's questions or
-   * options change (migration 0014), it says whether kept askable rows still hold.
+   * `counters.test_contents_version` as read with the test: raised whenever a column of any test's
+   * questions or options that the askable rows read is written (db/kept.ts), it says whether kept
+   * askable rows still hold.
    */
   content_version: number;
 }
@@ -65,9 +68,36 @@ const SETTINGS = [
   'show_correct_answers',
 ] as const;
 
-/** The version of every test's questions and options, read in the statement that needs it. */
-const contentsVersion = sql<number>`(select value from counters where name = 'test_contents_version')`.as(
-  'content_version',
+/**
+ * The version of every test's questions and options, read in the statement that needs it. Built, not
+ * written as SQL text, so that kept.test.ts can see what the askable read reads.
+ */
+const contentsVersion = (db: Kysely<Database>) =>
+  db
+    .selectFrom('counters')
+    .select('value')
+    .where('name', '=', 'test_contents_version')
+    .$asScalar()
+    .as('content_version');
+
+/**
+ * What a start draws from (`askable`), in one statement with the version it belongs to. Its reads are
+ * declared in db/kept.ts (`KEPT.askable`), whose triggers raise the version: kept.test.ts compiles it
+ * and fails on a column the declaration does not name.
+ */
+export const askableRows = new PreparedQuery(['testId'], (db, { testId }: { testId: number }) =>
+  db
+    .selectFrom('test_questions as q')
+    .innerJoin('test_answers as a', 'a.question_id', 'q.id')
+    .select(contentsVersion(db))
+    .select(['q.id as q_id', 'q.title', 'q.type', 'q.question_text', 'q.sort_order as q_sort'])
+    .select(['a.id', 'a.answer_text', 'a.is_correct', 'a.image_path', 'a.sort_order'])
+    .where('q.test_id', '=', testId)
+    .where('q.deleted_at', 'is', null)
+    .orderBy('q.sort_order')
+    .orderBy('q.id')
+    .orderBy('a.sort_order')
+    .orderBy('a.id'),
 );
 
 /** Tests whose askable rows a process keeps, at most (each a test's questions: a few kilobytes). */
@@ -103,7 +133,7 @@ export class TestsRepository {
         'tests.sort_order',
         ...SETTINGS.map((c) => `tests.${c}` as const),
       ])
-      .select(contentsVersion)
+      .select(contentsVersion(this.db))
       .where('tests.id', '=', testId)
       .where('tests.deleted_at', 'is', null)
       .where('modules.deleted_at', 'is', null)
@@ -186,19 +216,7 @@ export class TestsRepository {
     // raises it at commit): read what the transaction sees.
     const kept = this.uow.inUnit ? undefined : this.#askable.get(testId);
     if (kept?.version === version) return kept.askable;
-    const rows = await this.db
-      .selectFrom('test_questions as q')
-      .innerJoin('test_answers as a', 'a.question_id', 'q.id')
-      .select(contentsVersion)
-      .select(['q.id as q_id', 'q.title', 'q.type', 'q.question_text', 'q.sort_order as q_sort'])
-      .select(['a.id', 'a.answer_text', 'a.is_correct', 'a.image_path', 'a.sort_order'])
-      .where('q.test_id', '=', testId)
-      .where('q.deleted_at', 'is', null)
-      .orderBy('q.sort_order')
-      .orderBy('q.id')
-      .orderBy('a.sort_order')
-      .orderBy('a.id')
-      .execute();
+    const rows = await askableRows.execute(this.db, { testId });
     const questions: QuestionRow[] = [];
     for (const r of rows)
       if (questions.at(-1)?.id !== r.q_id)
