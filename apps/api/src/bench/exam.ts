@@ -20,7 +20,7 @@ const QUESTIONS = 20;
 const OPTIONS = 4;
 const PASSING = 60;
 
-async function seed(db: Db, learners: number, warmers: number, secret: string) {
+export async function seed(db: Db, learners: number, warmers: number, secret: string) {
   const k = db.kysely;
   await prepareDatabase(db);
   const role = (await k.selectFrom('roles').select('id').where('code', '=', 'learner').executeTakeFirstOrThrow()).id;
