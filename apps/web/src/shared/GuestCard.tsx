@@ -1,5 +1,5 @@
 import { Box, Paper, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { ContentLoader } from './FullPageLoader';
 import { LogoMark } from './Logo';
 
@@ -26,6 +26,26 @@ export function GuestCard({ title, subtitle, loading = false, children }: GuestC
       </Stack>
       {loading ? <ContentLoader /> : children}
     </Paper>
+  );
+}
+
+/**
+ * The form of a public page: our own checks speak instead of the browser's, the fields one under
+ * another (sign-in, recovery, own password).
+ */
+export function GuestForm({
+  label,
+  onSubmit,
+  children,
+}: {
+  label: string;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  children: ReactNode;
+}) {
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={label}>
+      <Stack gap="md">{children}</Stack>
+    </form>
   );
 }
 

@@ -1,4 +1,5 @@
 import type { PublicConfig } from '@lms/contract';
+import { useDocumentTitle } from '@mantine/hooks';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { parseAnswer } from '../lib/answer';
 import { http } from '../lib/http';
@@ -28,4 +29,20 @@ export function usePublicConfig() {
 export function loginSuffix(config: PublicConfig | undefined): string {
   const domain = config?.login_domain.trim().replace(/^@+/, '') ?? '';
   return domain ? '@' + domain : '';
+}
+
+/** The company's name for the guest pages; a fixed one while the config is unknown or has none. */
+export function companyNameOf(config: PublicConfig | undefined): string {
+  return config?.company_name.trim() || 'Корпоративное обучение';
+}
+
+/**
+ * The public config of a guest page (sign-in, recovery): the tab reads '{page} · {company}', and the
+ * page gets the company's name and the login suffix from one place.
+ */
+export function useGuestConfig(page: string) {
+  const config = usePublicConfig();
+  const companyName = companyNameOf(config.data);
+  useDocumentTitle(`${page} · ${companyName}`);
+  return { loading: config.isPending, companyName, suffix: loginSuffix(config.data) };
 }

@@ -1,10 +1,9 @@
-import { Anchor, Button, Checkbox, Group, PasswordInput, Stack } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
+import { Anchor, Button, Checkbox, Group, PasswordInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Link } from '../../shared/Link';
-import { loginSuffix, usePublicConfig } from '../../shared/config';
-import { GuestCard } from '../../shared/GuestCard';
+import { useGuestConfig } from '../../shared/config';
+import { GuestCard, GuestForm } from '../../shared/GuestCard';
 import { GUEST_MAILBOX, MailboxInput } from '../../shared/MailboxInput';
 import { hideToast, toastError, toastSuccess } from '../../shared/toast';
 import { buildLogin, credentialProblems, TEXT_FILL_IN, TEXT_SIGNED_IN, type CredentialProblems } from './login';
@@ -17,7 +16,6 @@ const VALIDATION_TOAST_ID = 'login-validation';
 /** Sign-in screen (/login), docs/product.md §Sign-in. */
 export default function LoginPage() {
   const navigate = useNavigate();
-  const config = usePublicConfig();
   const login = useLogin();
   const [mailbox, setMailbox] = useState('');
   const [password, setPassword] = useState('');
@@ -25,9 +23,7 @@ export default function LoginPage() {
   const [passwordVisible, setPasswordVisible] = useState(false);
   const [problems, setProblems] = useState<CredentialProblems>(NO_PROBLEMS);
 
-  const companyName = config.data?.company_name.trim() || 'Корпоративное обучение';
-  const suffix = loginSuffix(config.data);
-  useDocumentTitle(`Вход · ${companyName}`);
+  const { loading, companyName, suffix } = useGuestConfig('Вход');
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -53,51 +49,49 @@ export default function LoginPage() {
   };
 
   return (
-    <GuestCard title={companyName} subtitle="Войдите с помощью рабочей почты" loading={config.isPending}>
-      <form onSubmit={onSubmit} noValidate aria-label="Вход в систему">
-        <Stack gap="md">
-          <MailboxInput
-            {...GUEST_MAILBOX}
-            name="login"
-            value={mailbox}
-            onChange={(value) => {
-              setMailbox(value);
-              if (problems.mailbox) setProblems((p) => ({ ...p, mailbox: false }));
-            }}
-            error={problems.mailbox}
-            suffix={suffix}
+    <GuestCard title={companyName} subtitle="Войдите с помощью рабочей почты" loading={loading}>
+      <GuestForm onSubmit={onSubmit} label="Вход в систему">
+        <MailboxInput
+          {...GUEST_MAILBOX}
+          name="login"
+          value={mailbox}
+          onChange={(value) => {
+            setMailbox(value);
+            if (problems.mailbox) setProblems((p) => ({ ...p, mailbox: false }));
+          }}
+          error={problems.mailbox}
+          suffix={suffix}
+        />
+        <PasswordInput
+          label="Пароль"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => {
+            setPassword(event.currentTarget.value);
+            if (problems.password) setProblems((p) => ({ ...p, password: false }));
+          }}
+          error={problems.password}
+          visible={passwordVisible}
+          onVisibilityChange={setPasswordVisible}
+          visibilityToggleButtonProps={{
+            'aria-label': passwordVisible ? 'Скрыть пароль' : 'Показать пароль',
+          }}
+        />
+        <Group justify="space-between" gap="sm">
+          <Checkbox
+            label="Запомнить меня"
+            checked={remember}
+            onChange={(event) => setRemember(event.currentTarget.checked)}
           />
-          <PasswordInput
-            label="Пароль"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => {
-              setPassword(event.currentTarget.value);
-              if (problems.password) setProblems((p) => ({ ...p, password: false }));
-            }}
-            error={problems.password}
-            visible={passwordVisible}
-            onVisibilityChange={setPasswordVisible}
-            visibilityToggleButtonProps={{
-              'aria-label': passwordVisible ? 'Скрыть пароль' : 'Показать пароль',
-            }}
-          />
-          <Group justify="space-between" gap="sm">
-            <Checkbox
-              label="Запомнить меня"
-              checked={remember}
-              onChange={(event) => setRemember(event.currentTarget.checked)}
-            />
-            <Anchor component={Link} to="/recovery" size="sm">
-              Забыли пароль?
-            </Anchor>
-          </Group>
-          <Button type="submit" fullWidth size="md" mt="xs" loading={login.isPending}>
-            Авторизоваться
-          </Button>
-        </Stack>
-      </form>
+          <Anchor component={Link} to="/recovery" size="sm">
+            Забыли пароль?
+          </Anchor>
+        </Group>
+        <Button type="submit" fullWidth size="md" mt="xs" loading={login.isPending}>
+          Авторизоваться
+        </Button>
+      </GuestForm>
     </GuestCard>
   );
 }

@@ -1,10 +1,10 @@
 import type { NewPasswordField } from '@lms/contract';
-import { Button, Stack, Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { type FormEvent } from 'react';
 import { messageOr } from '../../lib/errors';
 import { usePublicConfig } from '../../shared/config';
-import { GuestCard } from '../../shared/GuestCard';
+import { GuestCard, GuestForm } from '../../shared/GuestCard';
 import { SecretInput } from '../../shared/SecretInput';
 import { usePasswordForm } from '../../shared/usePasswordForm';
 import { useLogout, useSession } from '../../shared/session';
@@ -43,38 +43,36 @@ export default function OwnPasswordPage() {
 
   return (
     <GuestCard title={T.title} subtitle={T.subtitle}>
-      <form onSubmit={onSubmit} noValidate aria-label={T.title}>
-        <Stack gap="md">
-          <div>
-            <Text size="sm" c="dimmed">
-              {T.account}
-            </Text>
-            <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
-              {user?.email}
-            </Text>
-            {/* For password managers: the new password belongs to this login. */}
-            <input type="email" name="username" autoComplete="username" value={user?.email ?? ''} readOnly hidden />
-          </div>
-          <SecretInput
-            label={T.newPassword}
-            description={T.rules}
-            autoComplete="new-password"
-            autoFocus
-            {...password.field('new_password')}
-          />
-          <SecretInput
-            label={T.confirmation}
-            autoComplete="new-password"
-            {...password.field('new_password_confirmation')}
-          />
-          <Button type="submit" fullWidth size="md" mt="xs" disabled={save.isPending}>
-            {save.isPending ? T.saving : T.submit}
-          </Button>
-          <Button variant="subtle" color="gray" fullWidth onClick={logout} loading={leaving}>
-            {T.logout}
-          </Button>
-        </Stack>
-      </form>
+      <GuestForm onSubmit={onSubmit} label={T.title}>
+        <div>
+          <Text size="sm" c="dimmed">
+            {T.account}
+          </Text>
+          <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
+            {user?.email}
+          </Text>
+          {/* For password managers: the new password belongs to this login. */}
+          <input type="email" name="username" autoComplete="username" value={user?.email ?? ''} readOnly hidden />
+        </div>
+        <SecretInput
+          label={T.newPassword}
+          description={T.rules}
+          autoComplete="new-password"
+          autoFocus
+          {...password.field('new_password')}
+        />
+        <SecretInput
+          label={T.confirmation}
+          autoComplete="new-password"
+          {...password.field('new_password_confirmation')}
+        />
+        <Button type="submit" fullWidth size="md" mt="xs" disabled={save.isPending}>
+          {save.isPending ? T.saving : T.submit}
+        </Button>
+        <Button variant="subtle" color="gray" fullWidth onClick={logout} loading={leaving}>
+          {T.logout}
+        </Button>
+      </GuestForm>
     </GuestCard>
   );
 }

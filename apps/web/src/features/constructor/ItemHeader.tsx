@@ -72,7 +72,7 @@ interface SaveCallbacks {
  * tab may change it), flips at once when the switch is used, and flips back when the save fails.
  * `send` starts the save with the callbacks given; `savedText` stands in for an answer without a message.
  */
-export function usePublishedFlag(
+function usePublishedFlag(
   stored: boolean,
   send: (next: boolean, callbacks: SaveCallbacks) => void,
   savedText = '',
@@ -96,13 +96,75 @@ export function usePublishedFlag(
   return [published, change];
 }
 
+/** A rename, or a flag change that sends the name as typed with it (the update takes both). */
+type ItemChange = { name: string } | { name: string; is_published: boolean };
+
+interface NameTexts {
+  label: string;
+  placeholder: string;
+  renamed: string;
+  renameError: string;
+  /** Stands for an answer to a flag change that brings no message. */
+  flagSaved?: string;
+}
+
+/** The name line and the publish switch of the open lesson or test (useItemHeading). */
+export interface ItemHeading {
+  name: ComponentProps<typeof EditableName>;
+  /** The name as typed, saved or not. */
+  typedName: string;
+  /** A name typed and not saved yet (a leave asks first). */
+  namePending: boolean;
+  published: boolean;
+  changePublished: (next: boolean) => void;
+}
+
+/**
+ * One owner for what a lesson page and a test page do with their header: the name typed is kept
+ * (a flag change sends it along), saved after the pause with its toasts, and the published flag
+ * follows usePublishedFlag. `update` starts the item's save with the callbacks given.
+ */
+export function useItemHeading(
+  stored: { name: string; is_published: boolean },
+  texts: NameTexts,
+  update: (change: ItemChange, callbacks: SaveCallbacks) => void,
+): ItemHeading {
+  const [typedName, setTypedName] = useState(stored.name);
+  const [namePending, setNamePending] = useState(false);
+  const [published, changePublished] = usePublishedFlag(
+    stored.is_published,
+    (next, callbacks) => update({ name: typedName, is_published: next }, callbacks),
+    texts.flagSaved,
+  );
+  const rename = (name: string) =>
+    update(
+      { name },
+      {
+        onSuccess: ({ message }) => toastSuccess(message || texts.renamed),
+        onError: (error) => toastError(messageOr(error, texts.renameError)),
+      },
+    );
+  return {
+    name: {
+      initialValue: stored.name,
+      placeholder: texts.placeholder,
+      label: texts.label,
+      onChange: setTypedName,
+      onSave: rename,
+      onPendingChange: setNamePending,
+    },
+    typedName,
+    namePending,
+    published,
+    changePublished,
+  };
+}
+
 interface ItemHeaderProps {
   /** The section's name: 'Урок' or 'Тест'. */
   kind: string;
-  name: ComponentProps<typeof EditableName>;
-  published: boolean;
+  heading: ItemHeading;
   statusLabel: string;
-  onPublishedChange: (published: boolean) => void;
   /** The buttons right of the switch. */
   actions: ReactNode;
   /** Above the name line (the test's badge). */
@@ -112,23 +174,14 @@ interface ItemHeaderProps {
 }
 
 /** The header of a lesson or test page: its name line, the publish switch and the page's buttons. */
-export function ItemHeader({
-  kind,
-  name,
-  published,
-  statusLabel,
-  onPublishedChange,
-  actions,
-  top,
-  children,
-}: ItemHeaderProps) {
+export function ItemHeader({ kind, heading, statusLabel, actions, top, children }: ItemHeaderProps) {
   return (
     <Paper withBorder p={{ base: 'md', sm: 'lg' }} component="section" aria-label={kind}>
       <Stack gap="sm">
         {top}
-        <EditableName {...name} />
+        <EditableName {...heading.name} />
         <Group justify="space-between" gap="sm">
-          <PublishSwitch published={published} label={statusLabel} onChange={onPublishedChange} />
+          <PublishSwitch published={heading.published} label={statusLabel} onChange={heading.changePublished} />
           <Group gap="xs">{actions}</Group>
         </Group>
         {children}

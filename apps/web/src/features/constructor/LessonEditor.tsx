@@ -19,7 +19,7 @@ import { BlockBody } from './blocks/BlockBody';
 import { BlockCard } from './blocks/BlockCard';
 import classes from './Constructor.module.css';
 import { ConfirmDialog } from './dialogs';
-import { DeleteButton, ItemHeader, usePublishedFlag } from './ItemHeader';
+import { DeleteButton, ItemHeader, useItemHeading } from './ItemHeader';
 import { LEAVE_WITHOUT_ASKING, LeaveGuard } from './LeaveGuard';
 import {
   contentsPayload,
@@ -87,8 +87,6 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
   const [editing, setEditing] = useState<ReadonlySet<string>>(() => new Set());
   const [blockToDelete, setBlockToDelete] = useState<DraftBlock | null>(null);
   const [confirmLesson, setConfirmLesson] = useState(false);
-  const [namePending, setNamePending] = useState(false);
-  const name = useRef(lesson.name);
   const saving = saveContents.isPending;
 
   const change = (update: (d: LessonDraft) => LessonDraft) => {
@@ -107,18 +105,15 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
     });
 
   // ── the name line and the publish switch ──
-  const saveName = (value: string) => {
-    updateLesson.mutate(
-      { lessonId, name: value },
-      {
-        onSuccess: ({ message }) => toastSuccess(message || T.lessonRenamed),
-        onError: (error) => toastError(messageOr(error, T.lessonRenameError)),
-      },
-    );
-  };
-
-  const [published, changePublished] = usePublishedFlag(lesson.is_published, (next, callbacks) =>
-    updateLesson.mutate({ lessonId, name: name.current, is_published: next }, callbacks),
+  const heading = useItemHeading(
+    lesson,
+    {
+      label: T.lessonName,
+      placeholder: T.lessonNamePlaceholder,
+      renamed: T.lessonRenamed,
+      renameError: T.lessonRenameError,
+    },
+    (change, callbacks) => updateLesson.mutate({ lessonId, ...change }, callbacks),
   );
 
   const removeLesson = async () => {
@@ -198,22 +193,11 @@ export function LessonEditor({ courseId, lesson, onSaveControl }: LessonEditorPr
 
   return (
     <Stack gap="md" className={classes.fadeIn}>
-      <LeaveGuard when={dirty || namePending} />
+      <LeaveGuard when={dirty || heading.namePending} />
       <ItemHeader
         kind={T.lessonKind}
-        name={{
-          initialValue: lesson.name,
-          placeholder: T.lessonNamePlaceholder,
-          label: T.lessonName,
-          onChange: (value) => {
-            name.current = value;
-          },
-          onSave: saveName,
-          onPendingChange: setNamePending,
-        }}
-        published={published}
+        heading={heading}
         statusLabel={T.lessonStatus}
-        onPublishedChange={changePublished}
         actions={
           <>
             <DeleteButton onClick={() => setConfirmLesson(true)}>{T.deleteLesson}</DeleteButton>

@@ -10,7 +10,7 @@ import { toastError, toastSuccess } from '../../shared/toast';
 import classes from './Constructor.module.css';
 import { ConstructorBreadcrumbs, type ConstructorPlace } from './ConstructorBreadcrumbs';
 import { ConfirmDialog } from './dialogs';
-import { DeleteButton, ItemHeader, usePublishedFlag } from './ItemHeader';
+import { DeleteButton, ItemHeader, useItemHeading } from './ItemHeader';
 import { LEAVE_WITHOUT_ASKING, LeaveGuard } from './LeaveGuard';
 import { findItem } from './logic';
 import { MissingCourse, MissingItem, useLoadErrorToast } from './loadErrors';
@@ -116,10 +116,8 @@ function TestEditor({ courseId, test, questions }: TestEditorProps) {
   const deleteTest = useDeleteTest(courseId);
   const navigate = useNavigate();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [name, setName] = useState(test.name);
   // Unsaved: questions changed since the last save, or a name typed and not saved yet.
   const [edited, setEdited] = useState(false);
-  const [namePending, setNamePending] = useState(false);
   const statistics = useTestStatistics(test.id);
   const attempts = statistics.data?.attempts ?? 0;
   const figures = useMemo(
@@ -150,21 +148,17 @@ function TestEditor({ courseId, test, questions }: TestEditorProps) {
     }
   };
 
-  const saveName = (name: string) => {
-    updateTest.mutate(
-      { name },
-      {
-        onSuccess: ({ message }) => toastSuccess(message || T.testRenamed),
-        onError: (error) => toastError(messageOr(error, T.testRenameError)),
-      },
-    );
-  };
-
-  /** The test's own switch, as the lesson's (issue 30): published or not, back on a refusal. */
-  const [published, changePublished] = usePublishedFlag(
-    test.is_published,
-    (next, callbacks) => updateTest.mutate({ name, is_published: next }, callbacks),
-    T.saved,
+  /** The test's name line and its own switch, as the lesson's (issue 30): published or not, back on a refusal. */
+  const heading = useItemHeading(
+    test,
+    {
+      label: T.testName,
+      placeholder: T.testNamePlaceholder,
+      renamed: T.testRenamed,
+      renameError: T.testRenameError,
+      flagSaved: T.saved,
+    },
+    (change, callbacks) => updateTest.mutate(change, callbacks),
   );
 
   const changeQuestion = (key: DraftQuestion['key'], update: (q: DraftQuestion) => DraftQuestion) =>
@@ -199,7 +193,7 @@ function TestEditor({ courseId, test, questions }: TestEditorProps) {
 
   return (
     <Stack gap="md" className={classes.fadeIn}>
-      <LeaveGuard when={edited || namePending} />
+      <LeaveGuard when={edited || heading.namePending} />
       <ItemHeader
         kind={T.testKind}
         top={
@@ -209,17 +203,8 @@ function TestEditor({ courseId, test, questions }: TestEditorProps) {
             </Badge>
           </Group>
         }
-        name={{
-          initialValue: test.name,
-          placeholder: T.testNamePlaceholder,
-          label: T.testName,
-          onChange: setName,
-          onSave: saveName,
-          onPendingChange: setNamePending,
-        }}
-        published={published}
+        heading={heading}
         statusLabel={T.testStatus}
-        onPublishedChange={changePublished}
         actions={
           <>
             <Button
@@ -290,7 +275,7 @@ function TestEditor({ courseId, test, questions }: TestEditorProps) {
       <ConfirmDialog
         opened={confirmDelete}
         title={T.deleteTestTitle}
-        question={T.deleteTestQuestion(name)}
+        question={T.deleteTestQuestion(heading.typedName)}
         busy={deleteTest.isPending}
         onConfirm={() => void remove()}
         onClose={() => setConfirmDelete(false)}

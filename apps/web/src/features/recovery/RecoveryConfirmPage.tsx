@@ -1,10 +1,10 @@
 import { Alert, Button, Paper, Stack, Text, Title } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import DOMPurify from 'dompurify';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { usePublicConfig } from '../../shared/config';
+import { useGuestConfig } from '../../shared/config';
+import { GuestForm } from '../../shared/GuestCard';
 import { LogoMark } from '../../shared/Logo';
 import { CodeInput, EMPTY_CODE } from './CodeInput';
 import { useConfirmCode } from './queries';
@@ -33,14 +33,12 @@ export default function RecoveryConfirmPage() {
 
 function ConfirmCode({ email }: { email: string }) {
   const navigate = useNavigate();
-  const config = usePublicConfig();
   const [digits, setDigits] = useState<readonly string[]>(EMPTY_CODE);
   const confirm = useConfirmCode();
   const busy = confirm.isPending;
   const [outcome, setOutcome] = useState<CodeOutcome | null>(null);
 
-  const companyName = config.data?.company_name.trim() || 'Корпоративное обучение';
-  useDocumentTitle(`Восстановление пароля · ${companyName}`);
+  useGuestConfig('Восстановление пароля');
 
   const code = digits.join('');
   const complete = code.length === CODE_LENGTH && digits.every((d) => /^\d$/.test(d));
@@ -91,37 +89,35 @@ function ConfirmCode({ email }: { email: string }) {
         </Text>
       </Stack>
 
-      <form onSubmit={onSubmit} noValidate aria-label="Проверка кода">
-        <Stack gap="md">
-          <CodeInput
-            value={digits}
-            onChange={(next) => {
-              setDigits(next);
-              if (outcome) setOutcome(null);
-            }}
-            disabled={busy}
-            error={outcome !== null}
-            autoFocus
-          />
-          {outcome && !outcome.success ? (
-            <Alert
-              color="red"
-              variant="light"
-              icon={<IconAlertCircle aria-hidden="true" />}
-              role="alert"
-              data-testid="recovery-error"
-            >
-              <div dangerouslySetInnerHTML={{ __html: sanitizeMessage(outcome.message) }} />
-            </Alert>
-          ) : null}
-          <Button type="submit" fullWidth size="md" mt="xs" disabled={busy || !complete}>
-            {busy ? TEXT_CHECKING : TEXT_CHECK}
-          </Button>
-          <Button variant="default" fullWidth size="md" onClick={toSignIn} disabled={busy}>
-            {TEXT_SIGN_IN}
-          </Button>
-        </Stack>
-      </form>
+      <GuestForm onSubmit={onSubmit} label="Проверка кода">
+        <CodeInput
+          value={digits}
+          onChange={(next) => {
+            setDigits(next);
+            if (outcome) setOutcome(null);
+          }}
+          disabled={busy}
+          error={outcome !== null}
+          autoFocus
+        />
+        {outcome && !outcome.success ? (
+          <Alert
+            color="red"
+            variant="light"
+            icon={<IconAlertCircle aria-hidden="true" />}
+            role="alert"
+            data-testid="recovery-error"
+          >
+            <div dangerouslySetInnerHTML={{ __html: sanitizeMessage(outcome.message) }} />
+          </Alert>
+        ) : null}
+        <Button type="submit" fullWidth size="md" mt="xs" disabled={busy || !complete}>
+          {busy ? TEXT_CHECKING : TEXT_CHECK}
+        </Button>
+        <Button variant="default" fullWidth size="md" onClick={toSignIn} disabled={busy}>
+          {TEXT_SIGN_IN}
+        </Button>
+      </GuestForm>
     </Paper>
   );
 }

@@ -1,10 +1,9 @@
-import { Button, Stack } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
+import { Button } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { TEXT_NETWORK_ERROR } from '../../lib/errors';
-import { loginSuffix, usePublicConfig } from '../../shared/config';
-import { GuestCard } from '../../shared/GuestCard';
+import { useGuestConfig } from '../../shared/config';
+import { GuestCard, GuestForm } from '../../shared/GuestCard';
 import { GUEST_MAILBOX, MailboxInput } from '../../shared/MailboxInput';
 import { toastError } from '../../shared/toast';
 import { useRequestRecovery } from './queries';
@@ -22,16 +21,13 @@ export const TEXT_ENTER_MAILBOX = 'Введите почту';
  */
 export default function RecoveryRequestPage() {
   const navigate = useNavigate();
-  const config = usePublicConfig();
   const [mailbox, setMailbox] = useState('');
   const [empty, setEmpty] = useState(false);
   const request = useRequestRecovery();
   // Busy from the call until the next screen is there.
   const busy = request.isPending || request.isSuccess;
 
-  const suffix = loginSuffix(config.data);
-  const companyName = config.data?.company_name.trim() || 'Корпоративное обучение';
-  useDocumentTitle(`Восстановление пароля · ${companyName}`);
+  const { loading, suffix } = useGuestConfig('Восстановление пароля');
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -54,31 +50,29 @@ export default function RecoveryRequestPage() {
     <GuestCard
       title="Восстановление пароля"
       subtitle="Укажите рабочую почту — мы отправим на неё код для сброса пароля"
-      loading={config.isPending}
+      loading={loading}
     >
-      <form onSubmit={onSubmit} noValidate aria-label="Восстановление пароля">
-        <Stack gap="md">
-          <MailboxInput
-            {...GUEST_MAILBOX}
-            name="email"
-            value={mailbox}
-            disabled={busy}
-            onChange={(value) => {
-              setMailbox(value);
-              if (empty) setEmpty(false);
-            }}
-            error={empty ? TEXT_ENTER_MAILBOX : undefined}
-            suffix={suffix}
-            allowFullAddress
-          />
-          <Button type="submit" fullWidth size="md" mt="xs" disabled={busy}>
-            {busy ? TEXT_SENDING : TEXT_SEND}
-          </Button>
-          <Button variant="default" fullWidth size="md" onClick={() => void navigate('/login')} disabled={busy}>
-            {TEXT_BACK}
-          </Button>
-        </Stack>
-      </form>
+      <GuestForm onSubmit={onSubmit} label="Восстановление пароля">
+        <MailboxInput
+          {...GUEST_MAILBOX}
+          name="email"
+          value={mailbox}
+          disabled={busy}
+          onChange={(value) => {
+            setMailbox(value);
+            if (empty) setEmpty(false);
+          }}
+          error={empty ? TEXT_ENTER_MAILBOX : undefined}
+          suffix={suffix}
+          allowFullAddress
+        />
+        <Button type="submit" fullWidth size="md" mt="xs" disabled={busy}>
+          {busy ? TEXT_SENDING : TEXT_SEND}
+        </Button>
+        <Button variant="default" fullWidth size="md" onClick={() => void navigate('/login')} disabled={busy}>
+          {TEXT_BACK}
+        </Button>
+      </GuestForm>
     </GuestCard>
   );
 }
