@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { random } from '../test/random.js';
-import { pgJsonTimeToIso, pgTimeToIso } from './pgTimes.js';
+import { pgTimeToIso } from './pgTimes.js';
 
 const viaDate = (v: string) => new Date(v).toISOString();
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
@@ -26,21 +26,5 @@ describe('pgTimeToIso', () => {
     expect(pgTimeToIso('2026-11-23 10:00:00+00')).toBe('2026-11-23T10:00:00.000Z');
     expect(pgTimeToIso('2026-11-23 10:00:00.5+00')).toBe('2026-11-23T10:00:00.500Z');
     expect(pgTimeToIso('2026-11-23 10:00:00.123999+00')).toBe('2026-11-23T10:00:00.123Z');
-  });
-});
-
-describe('pgJsonTimeToIso', () => {
-  it('gives what Date gives for every form PostgreSQL writes a time in JSON in a UTC session', () => {
-    const { int } = random(20261128);
-    for (let i = 0; i < 20_000; i++) {
-      const date = `${pad(1000 + int(9000), 4)}-${pad(1 + int(12), 2)}-${pad(1 + int(28), 2)}`;
-      const time = `${pad(int(24), 2)}:${pad(int(60), 2)}:${pad(int(60), 2)}`;
-      const micros = String(int(1_000_000)).padStart(6, '0').replace(/0+$/, '');
-      const text = `${date}T${time}${micros ? `.${micros}` : ''}+00:00`;
-      expect(pgJsonTimeToIso(text), text).toBe(viaDate(text));
-    }
-    for (const text of ['2026-11-23T13:00:00+03:00', '2026-11-23T15:30:00.25+05:30', '2026-11-23T10:00:00.000Z'])
-      expect(pgJsonTimeToIso(text)).toBe(viaDate(text));
-    expect(pgJsonTimeToIso('2026-11-23T10:00:00.5+00:00')).toBe('2026-11-23T10:00:00.500Z');
   });
 });

@@ -16,20 +16,3 @@ export function pgTimeToIso(value: string): string {
   }
   return new Date(value).toISOString();
 }
-
-/**
- * The same time as PostgreSQL writes it in JSON in a UTC session ('2026-11-23T10:00:00.5+00:00'), as
- * the ISO string (for rows read as JSON, db/prepared.ts). Any other form goes through `Date`.
- */
-export function pgJsonTimeToIso(value: string): string {
-  const length = value.length;
-  if (
-    (length === 25 || (length >= 27 && length <= 32 && value.charCodeAt(19) === 46)) &&
-    value.charCodeAt(10) === 84 &&
-    value.endsWith('+00:00')
-  ) {
-    const fraction = length === 25 ? '000' : (value.slice(20, length - 6) + '00').slice(0, 3);
-    return `${value.slice(0, 19)}.${fraction}Z`;
-  }
-  return new Date(value).toISOString();
-}

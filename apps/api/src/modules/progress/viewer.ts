@@ -80,25 +80,16 @@ function viewerCourseQuery(db: Kysely<Database>, userId: number) {
 
 type CourseRowRaw = InferResult<ReturnType<typeof viewerCourseSelect>>[number];
 
-/** Lists of courses are wide (30 columns): read as JSON on SQLite (db/prepared.ts). */
-const WIDE = { rowsAsJson: true };
-const allCourses = new PreparedQuery(
-  ['userId'],
-  (db, { userId }: { userId: number }) => viewerCourseQuery(db, userId),
-  WIDE,
-);
-const visibleCourses = new PreparedQuery(
-  ['userId'],
-  (db, { userId }: { userId: number }) =>
-    viewerCourseQuery(db, userId)
-      .where('c.is_published', '=', true)
-      .where((eb) =>
-        eb.or([
-          eb('c.accessibility', '=', 'everyone'),
-          eb.and([eb('c.accessibility', '=', 'enrolled_only'), eb('e.user_id', 'is not', null)]),
-        ]),
-      ),
-  WIDE,
+const allCourses = new PreparedQuery(['userId'], (db, { userId }: { userId: number }) => viewerCourseQuery(db, userId));
+const visibleCourses = new PreparedQuery(['userId'], (db, { userId }: { userId: number }) =>
+  viewerCourseQuery(db, userId)
+    .where('c.is_published', '=', true)
+    .where((eb) =>
+      eb.or([
+        eb('c.accessibility', '=', 'everyone'),
+        eb.and([eb('c.accessibility', '=', 'enrolled_only'), eb('e.user_id', 'is not', null)]),
+      ]),
+    ),
 );
 const oneCourse = new PreparedQuery(
   ['userId', 'courseId'],
@@ -211,37 +202,34 @@ export interface ViewerLessonRecord {
  * The viewer's lesson records of published lessons in live modules of live courses (the items the
  * engine counts, as `CoursesRepository.publishedItems` defines them), by the (user, lesson) index.
  */
-const lessonRecordsOfViewer = new PreparedQuery(
-  ['userId'],
-  (db, { userId }: { userId: number }) =>
-    db
-      .selectFrom('lesson_progress as r')
-      .innerJoin('lessons as l', 'l.id', 'r.lesson_id')
-      .innerJoin('modules as m', 'm.id', 'l.module_id')
-      .innerJoin('courses as c', 'c.id', 'm.course_id')
-      .leftJoin('enrollments as e', (j) => j.onRef('e.course_id', '=', 'c.id').on('e.user_id', '=', userId))
-      .leftJoin('learning_states as s', (j) => j.onRef('s.course_id', '=', 'c.id').on('s.user_id', '=', userId))
-      .select([
-        'r.lesson_id',
-        'r.started_at',
-        'r.completed_at',
-        'l.name',
-        'm.name as module',
-        'l.image_path',
-        'c.id as course_id',
-        'c.title as section',
-        'c.image_path as course_image',
-        'c.is_published',
-        'c.accessibility',
-        'e.enrolled_at',
-        's.cycle',
-        's.cycle_start',
-        's.valid_until',
-      ])
-      .where('r.user_id', '=', userId)
-      .where(publishedLiveItem('l', 'm'))
-      .where(liveCourse('c')),
-  WIDE,
+const lessonRecordsOfViewer = new PreparedQuery(['userId'], (db, { userId }: { userId: number }) =>
+  db
+    .selectFrom('lesson_progress as r')
+    .innerJoin('lessons as l', 'l.id', 'r.lesson_id')
+    .innerJoin('modules as m', 'm.id', 'l.module_id')
+    .innerJoin('courses as c', 'c.id', 'm.course_id')
+    .leftJoin('enrollments as e', (j) => j.onRef('e.course_id', '=', 'c.id').on('e.user_id', '=', userId))
+    .leftJoin('learning_states as s', (j) => j.onRef('s.course_id', '=', 'c.id').on('s.user_id', '=', userId))
+    .select([
+      'r.lesson_id',
+      'r.started_at',
+      'r.completed_at',
+      'l.name',
+      'm.name as module',
+      'l.image_path',
+      'c.id as course_id',
+      'c.title as section',
+      'c.image_path as course_image',
+      'c.is_published',
+      'c.accessibility',
+      'e.enrolled_at',
+      's.cycle',
+      's.cycle_start',
+      's.valid_until',
+    ])
+    .where('r.user_id', '=', userId)
+    .where(publishedLiveItem('l', 'm'))
+    .where(liveCourse('c')),
 );
 
 export function viewerLessonRecords(db: Kysely<Database>, userId: number): Promise<ViewerLessonRecord[]> {
