@@ -63,6 +63,7 @@ import { ProgressRepository } from './modules/progress/repository.js';
 import { LearningEngine } from './modules/progress/service.js';
 import { DeadlineReads } from './modules/progress/deadlines.js';
 import { KeptRankings } from './modules/progress/keptRankings.js';
+import { KeptCourseList } from './modules/progress/courseList.js';
 import { LearningStateReads } from './modules/progress/reads.js';
 import { LearningStates } from './modules/progress/states.js';
 import { RemindersRepository } from './modules/reminders/repository.js';
@@ -260,7 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     groupsRoutes(new GroupsService(uow, new GroupsRepository(uow), users, courseOptions, enrollments, clock)),
   );
 
-  const stateReads = new LearningStateReads(uow, courses, progress, enrollment, clock);
+  const stateReads = new LearningStateReads(uow, courses, progress, enrollment, new KeptCourseList(uow), clock);
   const deadlines = new DeadlineReads(uow, courses, enrollment, stateReads, clock);
   const engine = new LearningEngine(progress, courses, enrollment, clock, learningStates, stateReads, deadlines);
   const catalogueRepo = new CatalogueRepository(uow);

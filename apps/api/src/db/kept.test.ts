@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { askableRows } from '../modules/courses/tests.js';
+import { courseListRows } from '../modules/progress/courseList.js';
 import { columnsRead } from '../test/columnsRead.js';
 import { createTestDb, dialectName } from '../test/harness.js';
 import type { Db } from './connect.js';
@@ -15,6 +16,7 @@ import type { Database } from './schema.js';
  */
 const CACHED_QUERIES: Record<string, (db: Kysely<Database>) => CompiledQuery> = {
   askable: (db) => askableRows.bind(db, { testId: 1 }),
+  courseList: (db) => courseListRows.bind(db, {}),
 };
 
 /** What a version's own read reads: the counter's row, read with the value to say which version it is. */
@@ -69,7 +71,15 @@ describe('kept values (db/kept.ts)', () => {
               .limit(1)
               .as('first'),
           )
+          .select((eb) =>
+            eb
+              .selectFrom('test_answers as a')
+              .select(eb.fn.countAll().as('n'))
+              .whereRef('a.question_id', '=', 'q.id')
+              .as('options'),
+          )
           .where('t.is_published', '=', true)
+          .where(sql<boolean>`${sql.ref('t.deleted_at')} is null`)
           .orderBy('q.sort_order')
           .compile().query,
       );
@@ -80,6 +90,7 @@ describe('kept values (db/kept.ts)', () => {
         'test_questions.sort_order',
         'test_questions.test_id',
         'test_questions.title',
+        'tests.deleted_at',
         'tests.id',
         'tests.is_published',
         'tests.name',

@@ -62,6 +62,38 @@ export const KEPT = {
       },
     },
   },
+  courseList: {
+    owner: 'modules/progress/courseList.ts',
+    what: 'every live course with its category, kept totals and group count: the half of the home page, the catalogue and a course summary that is the same for every viewer',
+    bound: 'one list (the live courses)',
+    dropped: {
+      version: {
+        counter: 'course_list_version',
+        reads: {
+          courses: [
+            'id',
+            'title',
+            'description',
+            'image_path',
+            'category_id',
+            'is_published',
+            'accessibility',
+            'has_deadline',
+            'deadline_type',
+            'deadline_value',
+            'deadline_warning_days',
+            'has_recurrence',
+            'recurrence_value',
+            'sort_order',
+            'deleted_at',
+          ],
+          course_categories: ['id', 'name', 'sort_order', 'deleted_at'],
+          course_stats: ['course_id', 'learners', 'lessons_total', 'tests_total'],
+          group_courses: ['course_id'],
+        },
+      },
+    },
+  },
   attemptFacts: {
     owner: 'modules/attempts/repository.ts',
     what: "an attempt's owner, test, number, start, expiry and parsed snapshot, read by every answer",

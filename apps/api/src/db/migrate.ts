@@ -22,6 +22,7 @@ import { ownPasswordMigration } from './migrations/0019_own_password.js';
 import { dropViewerVersionsMigration } from './migrations/0020_drop_viewer_versions.js';
 import { usersSearchMigration } from './migrations/0021_users_search.js';
 import { keptDeclaredMigration } from './migrations/0022_kept_declared.js';
+import { courseListVersionMigration } from './migrations/0023_course_list_version.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; each is written once and runs on SQLite and PostgreSQL. */
@@ -48,6 +49,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0020_drop_viewer_versions': dropViewerVersionsMigration(kind) as Migration,
     '0021_users_search': usersSearchMigration(kind) as Migration,
     '0022_kept_declared': keptDeclaredMigration(kind) as Migration,
+    '0023_course_list_version': courseListVersionMigration(kind) as Migration,
   };
 }
 

@@ -4,19 +4,17 @@ import type { CoursesRepository } from '../courses/repository.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
 import { courseState, isVisible, summaryOf, type CourseRules, type CourseSummary, type StoredState } from './engine.js';
 import type { ProgressRepository } from './repository.js';
-import {
-  viewerCourseRows,
-  viewerLessonRecords,
-  type ViewerCourseChoice,
-  type ViewerCourseRow,
-  type ViewerLessonRecord,
-} from './viewer.js';
+import type { KeptCourseList, ListedCourse } from './courseList.js';
+import { viewerLessonRecords, viewerStates, type ViewerCourseChoice, type ViewerLessonRecord } from './viewer.js';
 
 /** A live course with the viewer's summary (undefined for a course the engine no longer knows). */
 export interface ViewerCourse {
-  course: ViewerCourseRow;
+  course: ListedCourse;
   summary: CourseSummary | undefined;
 }
+
+/** All live courses, or only those the viewer may see as a learner, or one (viewer.ts). */
+export type ViewerCoursesOptions = ViewerCourseChoice & { visibleOnly?: boolean };
 
 export interface CourseTotals {
   learners: number;
@@ -39,6 +37,7 @@ export class LearningStateReads {
     private readonly courses: CoursesRepository,
     private readonly progress: ProgressRepository,
     private readonly enrollment: EnrollmentRepository,
+    private readonly courseList: KeptCourseList,
     private readonly clock: Clock,
   ) {}
 
@@ -99,34 +98,53 @@ export class LearningStateReads {
   }
 
   /**
-   * The live courses (with `visibleOnly`, those the viewer may see as a learner) with the viewer's
-   * summary and the course's kept counts, in catalogue order (viewer.ts); a row past its
-   * `valid_until` is recomputed by the engine for this answer, as `summaries` does.
+   * The live courses (with `visibleOnly`, those the viewer may see as a learner; with `courseId` or
+   * `courseOfTest`, that one) with the viewer's summary and the course's kept counts, in catalogue
+   * order: the viewer's state rows and the list's version in one query (viewer.ts), the course half
+   * kept while that version holds (courseList.ts). A row past its `valid_until` is recomputed by the
+   * engine for this answer, as `summaries` does.
    */
-  async viewerCourses(userId: number, opts: ViewerCourseChoice = {}): Promise<ViewerCourse[]> {
-    let rows = await viewerCourseRows(this.db, userId, opts);
-    if (opts.visibleOnly) rows = rows.filter((r) => isVisible(r, r.enrolled_at !== null));
-    return this.summarise(userId, rows);
+  async viewerCourses(userId: number, opts: ViewerCoursesOptions = {}): Promise<ViewerCourse[]> {
+    const { listVersion, states, asked } = await viewerStates(this.db, userId, opts);
+    const list = await this.courseList.at(listVersion);
+    let courses: readonly ListedCourse[] = list.courses;
+    if (opts.courseId !== undefined || opts.courseOfTest !== undefined) {
+      const one = asked === undefined ? undefined : list.byId.get(asked);
+      courses = one ? [one] : [];
+    }
+    if (opts.visibleOnly) courses = courses.filter((c) => isVisible(c, states.get(c.id)?.enrolled_at != null));
+    return this.summarise(userId, courses, states);
   }
 
-  private async summarise(userId: number, rows: readonly ViewerCourseRow[]): Promise<ViewerCourse[]> {
+  private async summarise(
+    userId: number,
+    courses: readonly ListedCourse[],
+    states: ReadonlyMap<number, StoredState>,
+  ): Promise<ViewerCourse[]> {
     const now = this.clock.now();
-    const out = new Map<string, CourseSummary>();
+    const out = new Map<number, CourseSummary>();
     const stale: { user_id: number; course_id: number }[] = [];
-    for (const r of rows) {
-      if (r.state?.valid_until && Date.parse(r.state.valid_until) <= now.getTime()) {
-        stale.push({ user_id: userId, course_id: r.id });
+    for (const course of courses) {
+      const row = states.get(course.id);
+      if (row?.valid_until && Date.parse(row.valid_until) <= now.getTime()) {
+        stale.push({ user_id: userId, course_id: course.id });
         continue;
       }
-      const totals = { lessons: r.lessons_total, tests: r.tests_total };
-      out.set(key(userId, r.id), summaryOf({ course: r, totals, row: r.state, enrolledAt: r.enrolled_at, now }));
+      const totals = { lessons: course.lessons_total, tests: course.tests_total };
+      out.set(course.id, summaryOf({ course, totals, row, enrolledAt: row?.enrolled_at ?? null, now }));
     }
     if (stale.length > 0) {
       const enrolledAt = new Map<string, string>();
-      for (const r of rows) if (r.enrolled_at !== null) enrolledAt.set(key(userId, r.id), r.enrolled_at);
-      await this.recompute(stale, new Map(rows.map((r) => [r.id, r])), enrolledAt, now, out);
+      const recomputed = new Map<string, CourseSummary>();
+      for (const [courseId, row] of states)
+        if (row.enrolled_at !== null) enrolledAt.set(key(userId, courseId), row.enrolled_at);
+      await this.recompute(stale, new Map(courses.map((c) => [c.id, c])), enrolledAt, now, recomputed);
+      for (const p of stale) {
+        const summary = recomputed.get(key(userId, p.course_id));
+        if (summary) out.set(p.course_id, summary);
+      }
     }
-    return rows.map((course) => ({ course, summary: out.get(key(userId, course.id)) }));
+    return courses.map((course) => ({ course, summary: out.get(course.id) }));
   }
 
   /** The viewer's lesson records of published items of live courses, with their card (viewer.ts). */

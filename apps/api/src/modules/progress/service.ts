@@ -14,10 +14,10 @@ import {
 import type { AttentionCount, AttentionCourse, AttentionGrouping, AttentionLead } from './attention.js';
 import type { ProgressRepository } from './repository.js';
 import type { DeadlineReads } from './deadlines.js';
-import type { LearningStateReads } from './reads.js';
+import type { LearningStateReads, ViewerCoursesOptions } from './reads.js';
 import type { LearningStates } from './states.js';
 import type { UrgencyScope, UrgentCourse } from './urgency.js';
-import type { ViewerCourseChoice, ViewerLessonRecord } from './viewer.js';
+import type { ViewerLessonRecord } from './viewer.js';
 
 /** A lesson started and not completed in the current cycle of its course, with its card's fields. */
 export interface StartedLesson {
@@ -162,10 +162,10 @@ export class LearningEngine {
 
   /**
    * The live courses (with `visibleOnly`, those the viewer may see as a learner) with the viewer's
-   * summary and the course's kept counts, in catalogue order (one query: home, catalogue); with
+   * summary and the course's kept counts, in catalogue order (reads.ts: home, catalogue); with
    * `courseId` or `courseOfTest`, that one course (the test calls).
    */
-  viewerCourses(userId: number, opts: ViewerCourseChoice = {}) {
+  viewerCourses(userId: number, opts: ViewerCoursesOptions = {}) {
     return this.reads.viewerCourses(userId, opts);
   }
 

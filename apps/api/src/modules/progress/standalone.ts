@@ -6,6 +6,7 @@ import { CoursesRepository } from '../courses/repository.js';
 import { EnrollmentRepository } from '../enrollment/repository.js';
 import { EnrollmentService } from '../enrollment/service.js';
 import { EnrollmentSources } from '../enrollment/sources.js';
+import { KeptCourseList } from './courseList.js';
 import { DeadlineReads } from './deadlines.js';
 import { KeptRankings } from './keptRankings.js';
 import { LearningStateReads } from './reads.js';
@@ -27,7 +28,7 @@ export function learningStatesOver(
   const enrollments = new EnrollmentRepository(executor);
   const rankings = new KeptRankings(executor, clock);
   const states = new LearningStates(executor, courses, progress, enrollments, rankings, clock);
-  const reads = new LearningStateReads(executor, courses, progress, enrollments, clock);
+  const reads = new LearningStateReads(executor, courses, progress, enrollments, new KeptCourseList(executor), clock);
   const deadlines = new DeadlineReads(executor, courses, enrollments, reads, clock);
   const enrollment = new EnrollmentService(executor, new EnrollmentSources(executor), enrollments, states);
   const engine = new LearningEngine(progress, courses, enrollments, clock, states, reads, deadlines);
