@@ -108,6 +108,11 @@ describe(`settings: the employees list (${dialectName})`, () => {
     expect((await page('search=Борис Иванов')).total).toBe(1);
     expect((await page('search=GLEB@')).total).toBe(1);
     expect((await page('search=нет такого')).total).toBe(0);
+    // A search's page carries its count; a page past the last match still tells it.
+    expect(await page('search=ИВАНОВ&page=2&per_page=1')).toMatchObject({ total: 2, page: 2 });
+    const pastTheEnd = await page('search=ИВАНОВ&page=5&per_page=1');
+    expect(pastTheEnd).toMatchObject({ total: 2, page: 5 });
+    expect(pastTheEnd.items).toEqual([]);
 
     const byEmailDesc = await page('sort=email&direction=desc&per_page=1');
     expect(byEmailDesc.items[0]?.email).toBe('vera_100%@example.com');
