@@ -1,4 +1,10 @@
-import { UNCATEGORISED_ID, UNCATEGORISED_NAME, type CatalogueCategory, type CatalogueCourse } from '@lms/contract';
+import {
+  UNCATEGORISED_ID,
+  UNCATEGORISED_NAME,
+  type CatalogueCategory,
+  type CatalogueCourse,
+  type CategoryItem,
+} from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { notFound, unprocessable } from '../../platform/errors.js';
@@ -39,14 +45,15 @@ export class CatalogueService {
 
   /**
    * Every category (the uncategorised pseudo-category -1 last, when it has courses) with its cards:
-   * every live course with the viewer's own figures, read by one indexed query (progress/viewer.ts).
+   * every live course with the viewer's own figures (progress/reads.ts `viewerCourseList`: the
+   * viewer's rows read, the courses and categories kept while their version holds).
    */
   async catalogue(viewerId: number): Promise<CatalogueCategory[]> {
-    return this.categorised(await this.engine.viewerCourses(viewerId));
+    const { courses, categories } = await this.engine.viewerCourseList(viewerId);
+    return this.categorised(courses, categories);
   }
 
-  private async categorised(courses: ViewerCourse[]): Promise<CatalogueCategory[]> {
-    const categories = await this.repo.categories();
+  private categorised(courses: readonly ViewerCourse[], categories: readonly CategoryItem[]): CatalogueCategory[] {
     const byCategory = new Map<number | null, CatalogueCourse[]>();
     for (const { course, summary } of courses) {
       const card = catalogueCard(course, summary);

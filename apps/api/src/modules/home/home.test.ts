@@ -83,7 +83,7 @@ describe(`home calls (${dialectName})`, () => {
     });
   });
 
-  it('each home call and the catalogue make at most three queries, whatever the number of courses', async () => {
+  it('each home call and the catalogue make a few queries, whatever the number of courses', async () => {
     const cat = (await admin.post('/api/courses/categories', { name: 'Обязательное' })).json().result.item.id;
     for (let i = 0; i < 6; i++) {
       const course = await createCourse(ctx.db, `Курс ${i}`, { category_id: i % 2 === 0 ? cat : null });
@@ -91,17 +91,21 @@ describe(`home calls (${dialectName})`, () => {
       const { lessonIds } = await createModuleWith(ctx.db, course, { lessons: 2, tests: 1 });
       await recordLesson(ctx.db, learnerId, lessonIds[0] ?? 0, at(-1), null);
     }
-    for (const [who, url] of [
-      [learner, '/api/user/courses'],
-      [learner, '/api/user/started-lessons'],
-      [admin, '/api/courses'],
+    // The session and the viewer's rows; after a change of the courses, also the course list and its
+    // categories (progress/courseList.ts), once per process.
+    for (const [who, url, first, then] of [
+      [learner, '/api/user/courses', 4, 2],
+      [learner, '/api/user/started-lessons', 2, 2],
+      [admin, '/api/courses', 2, 2],
     ] as const) {
-      let status = 0;
-      const queries = await queriesDuring(async () => {
-        status = (await who.get(url)).statusCode;
-      });
-      expect([url, status], queries.join('\n')).toEqual([url, 200]);
-      expect(queries.length, `${url}:\n${queries.join('\n')}`).toBeLessThanOrEqual(3);
+      for (const most of [first, then]) {
+        let status = 0;
+        const queries = await queriesDuring(async () => {
+          status = (await who.get(url)).statusCode;
+        });
+        expect([url, status], queries.join('\n')).toEqual([url, 200]);
+        expect(queries.length, `${url}:\n${queries.join('\n')}`).toBeLessThanOrEqual(most);
+      }
     }
     expect((await learner.get('/api/user/started-lessons')).json().result.items).toHaveLength(6);
   });

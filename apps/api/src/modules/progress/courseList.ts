@@ -28,9 +28,18 @@ export interface ListedCourse extends CourseRules {
   groups: number;
 }
 
+/** A live category, as the lists order them. */
+export interface ListedCategory {
+  id: number;
+  name: string;
+  sort_order: number;
+}
+
 export interface CourseList {
   /** `counters.course_list_version` the list was read at. */
   readonly version: number;
+  /** Every live category in order, those without a live course too (the catalogue shows them). */
+  readonly categories: readonly ListedCategory[];
   /** Live courses in catalogue order (sort order, id). */
   readonly courses: readonly ListedCourse[];
   readonly byId: ReadonlyMap<number, ListedCourse>;
@@ -84,6 +93,16 @@ export const courseListRows = new PreparedQuery([], (db) =>
     .orderBy('c.id'),
 );
 
+/** The live categories in their order, read right after the courses (see `KeptCourseList.at`). */
+export const liveCategoryRows = new PreparedQuery([], (db) =>
+  db
+    .selectFrom('course_categories as cat')
+    .select(['cat.id', 'cat.name', 'cat.sort_order'])
+    .where(liveCategory('cat'))
+    .orderBy('cat.sort_order')
+    .orderBy('cat.id'),
+);
+
 /** Keeps the latest committed course list; each read says which version it needs. */
 export class KeptCourseList {
   #kept: CourseList | undefined;
@@ -104,6 +123,9 @@ export class KeptCourseList {
     const kept = this.outsideTransaction ? this.#kept : undefined;
     if (kept?.version === version) return kept;
     const rows = await courseListRows.execute(this.uow.db, {});
+    // Read after the courses, at their version or a later one: kept under the courses' version, a
+    // list whose categories are newer is only read again sooner.
+    const categories = await liveCategoryRows.execute(this.uow.db, {});
     const courses = rows.map((r): ListedCourse => ({
       id: r.id,
       title: r.title,
@@ -128,6 +150,7 @@ export class KeptCourseList {
     const list: CourseList = deepFreeze({
       // Without a course there is no row to say the version: the empty list is not kept.
       version: rows[0]?.list_version ?? -1,
+      categories,
       courses,
       byId: new Map(courses.map((c) => [c.id, c])),
     });

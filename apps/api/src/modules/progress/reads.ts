@@ -4,7 +4,7 @@ import type { CoursesRepository } from '../courses/repository.js';
 import type { EnrollmentRepository } from '../enrollment/repository.js';
 import { courseState, isVisible, summaryOf, type CourseRules, type CourseSummary, type StoredState } from './engine.js';
 import type { ProgressRepository } from './repository.js';
-import type { KeptCourseList, ListedCourse } from './courseList.js';
+import type { KeptCourseList, ListedCategory, ListedCourse } from './courseList.js';
 import { viewerLessonRecords, viewerStates, type ViewerCourseChoice, type ViewerLessonRecord } from './viewer.js';
 
 /** A live course with the viewer's summary (undefined for a course the engine no longer knows). */
@@ -105,6 +105,14 @@ export class LearningStateReads {
    * engine for this answer, as `summaries` does.
    */
   async viewerCourses(userId: number, opts: ViewerCoursesOptions = {}): Promise<ViewerCourse[]> {
+    return (await this.viewerCourseList(userId, opts)).courses;
+  }
+
+  /** `viewerCourses` with the live categories of the same list (the catalogue shows empty ones too). */
+  async viewerCourseList(
+    userId: number,
+    opts: ViewerCoursesOptions = {},
+  ): Promise<{ courses: ViewerCourse[]; categories: readonly ListedCategory[] }> {
     const { listVersion, states, asked } = await viewerStates(this.db, userId, opts);
     const list = await this.courseList.at(listVersion);
     let courses: readonly ListedCourse[] = list.courses;
@@ -113,7 +121,7 @@ export class LearningStateReads {
       courses = one ? [one] : [];
     }
     if (opts.visibleOnly) courses = courses.filter((c) => isVisible(c, states.get(c.id)?.enrolled_at != null));
-    return this.summarise(userId, courses, states);
+    return { courses: await this.summarise(userId, courses, states), categories: list.categories };
   }
 
   private async summarise(

@@ -169,6 +169,11 @@ export class LearningEngine {
     return this.reads.viewerCourses(userId, opts);
   }
 
+  /** `viewerCourses` of all live courses with the live categories (the catalogue). */
+  viewerCourseList(userId: number) {
+    return this.reads.viewerCourseList(userId);
+  }
+
   /**
    * Lessons of visible courses that the user started and has not completed in the course's current
    * cycle, newest start first (the home slider, docs/product.md §Home), with what their cards show: one query
