@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import { FILE_MAX_BYTES } from '@lms/contract';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { installDrain } from './platform/drain.js';
@@ -159,7 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // One access line per answered request (below) instead of Fastify's two, the first of which
     // serializes the request: at the production level (info) the two cost a third of a cold home
     // page's throughput (docs/decisions.md §Logs).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // What Fastify and Node's HTTP parser answer themselves, in the API's format (errorHandler.ts).
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
