@@ -157,8 +157,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Our onRequest hook answers while closing instead, in Russian and on the same terms.
     return503OnClosing: false,
     // One access line per answered request (below) instead of Fastify's two, the first of which
-    // serializes the request: at the production level (info) the two cost a third of a cold home
-    // page's throughput (docs/decisions.md §Logs).
+    // serializes the request: at the production level (info) the two cost about a tenth of a cold
+    // home page's throughput (docs/decisions.md §Logs).
     logController: new LogController({ disableRequestLogging: true }),
     // What Fastify and Node's HTTP parser answer themselves, in the API's format (errorHandler.ts).
     frameworkErrors: answerFrameworkError,
