@@ -169,6 +169,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandler(app);
+  // At debug, a request is also logged as it arrives: what an operator looks for when one never ends.
+  app.addHook('onRequest', async (request) => {
+    request.log.debug({ method: request.method, url: request.url }, 'incoming');
+  });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },

@@ -46,7 +46,8 @@ describe('npm start', () => {
   }, 120_000);
 
   it('exits by force when a request is still running after SHUTDOWN_TIMEOUT_MS', async () => {
-    const r = start(process.execPath, ['apps/api/dist/server.js'], { SHUTDOWN_TIMEOUT_MS: '300' });
+    // At debug the server logs a request as it arrives (an answered one is logged at info).
+    const r = start(process.execPath, ['apps/api/dist/server.js'], { SHUTDOWN_TIMEOUT_MS: '300', LOG_LEVEL: 'debug' });
     const url = await within(r, 'start banner', r.url, 60_000);
     const { hostname, port } = new URL(url);
     // A request whose body never completes stays in flight for as long as the client likes (with the
