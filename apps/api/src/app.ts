@@ -237,7 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installSecurity(app, {
     config,
     secret,
-    sessions: new SessionResolver(uow, sessions, clock),
+    sessions: new SessionResolver(sessions, clock),
     routes: registeredRoutes,
   });
 

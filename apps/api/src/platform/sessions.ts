@@ -123,13 +123,24 @@ export class SessionRepository {
     return row && activeSession(row);
   }
 
-  /** Marks the session and its user as active (the caller writes at most once a minute). */
+  /**
+   * Marks the session and its user as active (the caller writes at most once a minute). The two marks
+   * need no common transaction, each being true by itself: on PostgreSQL they are one statement (one
+   * round trip instead of a transaction's four: a third of a cold home page's time there); SQLite,
+   * which has no writing CTE, takes two statements.
+   */
   async touch(sessionId: number, userId: number, now: string, expiresAt: string): Promise<void> {
-    await this.db
-      .updateTable('sessions')
-      .set({ last_seen_at: now, expires_at: expiresAt, updated_at: now })
-      .where('id', '=', sessionId)
-      .execute();
+    const seen = { last_seen_at: now, expires_at: expiresAt, updated_at: now };
+    if (this.uow.kind === 'postgres') {
+      await this.db
+        .with('seen', (db) => db.updateTable('sessions').set(seen).where('id', '=', sessionId).returning('user_id'))
+        .updateTable('users')
+        .set({ last_activity_at: now })
+        .where('id', 'in', (eb) => eb.selectFrom('seen').select('user_id'))
+        .execute();
+      return;
+    }
+    await this.db.updateTable('sessions').set(seen).where('id', '=', sessionId).execute();
     await this.markActive(userId, now);
   }
 
@@ -157,7 +168,6 @@ export class SessionRepository {
 /** Turns a session cookie into the signed-in user, keeping the idle limit and last activity. */
 export class SessionResolver {
   constructor(
-    private readonly uow: UnitOfWork,
     private readonly sessions: SessionRepository,
     private readonly clock: Clock,
   ) {}
@@ -173,7 +183,7 @@ export class SessionResolver {
     }
     if (now.getTime() - new Date(session.lastSeenAt).getTime() >= TOUCH_EVERY_MS) {
       const expiresAt = session.remember ? session.expiresAt : iso(addMs(now, IDLE_MS));
-      await this.uow.run(() => this.sessions.touch(session.sessionId, session.user.id, iso(now), expiresAt));
+      await this.sessions.touch(session.sessionId, session.user.id, iso(now), expiresAt);
     }
     return session;
   }

@@ -60,6 +60,51 @@ describe(`sign-in and sessions (${dialectName})`, () => {
     expect(last.last_activity_at).toBe(ctx.clock.now().toISOString());
   });
 
+  it('a request marks its session and only its user active, at most once a minute', async () => {
+    const [anna, boris] = [
+      await createUser(ctx.db, { role: 'learner' }),
+      await createUser(ctx.db, { role: 'learner' }),
+    ];
+    const [a, b] = [new Client(ctx.app), new Client(ctx.app)];
+    await a.signIn(anna.email);
+    await b.signIn(boris.email);
+    const signedIn = ctx.clock.now().toISOString();
+    const marks = async () => ({
+      users: await ctx.db.kysely.selectFrom('users').select(['id', 'last_activity_at']).orderBy('id').execute(),
+      sessions: await ctx.db.kysely
+        .selectFrom('sessions')
+        .select(['user_id', 'last_seen_at'])
+        .orderBy('user_id')
+        .execute(),
+    });
+    ctx.clock.advance(30_000);
+    await a.get('/api/menu');
+    expect(await marks()).toEqual({
+      users: [
+        { id: anna.id, last_activity_at: signedIn },
+        { id: boris.id, last_activity_at: signedIn },
+      ],
+      sessions: [
+        { user_id: anna.id, last_seen_at: signedIn },
+        { user_id: boris.id, last_seen_at: signedIn },
+      ],
+    });
+    ctx.clock.advance(MINUTE);
+    const seen = ctx.clock.now().toISOString();
+    const touch = await queriesDuring(() => a.get('/api/menu'));
+    expect(touch.filter((q) => /^\s*(with|update)\b/i.test(q))).toHaveLength(ctx.db.kind === 'postgres' ? 1 : 2);
+    expect(await marks()).toEqual({
+      users: [
+        { id: anna.id, last_activity_at: seen },
+        { id: boris.id, last_activity_at: signedIn },
+      ],
+      sessions: [
+        { user_id: anna.id, last_seen_at: seen },
+        { user_id: boris.id, last_seen_at: signedIn },
+      ],
+    });
+  });
+
   it('stores only a hash of the session token, in an httpOnly cookie', async () => {
     const user = await createUser(ctx.db, { role: 'learner' });
     const client = new Client(ctx.app);
