@@ -33,6 +33,13 @@ import { AttemptsService } from './modules/attempts/service.js';
 import { learningRoutes } from './modules/learning/routes.js';
 import { analyticsRoutes } from './modules/analytics/routes.js';
 import { AnalyticsService } from './modules/analytics/service.js';
+import { auditRoutes } from './modules/audit/routes.js';
+import { AuditRepository } from './modules/audit/repository.js';
+import { AuditService } from './modules/audit/service.js';
+import { peopleImportRoutes } from './modules/people/routes.js';
+import { PeopleBatchRepository } from './modules/people/repository.js';
+import { PeopleImportService } from './modules/people/service.js';
+import { WelcomeQueue } from './modules/people/welcome.js';
 import { exportsRoutes } from './modules/exports/routes.js';
 import { ExportsService } from './modules/exports/service.js';
 import { profileRoutes } from './modules/profile/routes.js';
@@ -119,6 +126,8 @@ export interface BackgroundJobs {
    * their mails in the outbox, which delivers them in the background.
    */
   remind(): Promise<PassResult>;
+  /** Gives imported people waiting for an invitation a password and queues its mail; returns how many. */
+  sendInvitations(): Promise<number>;
   /** A delivery pass of the outbox: due mails (new ones, retries, those a stopped process left). */
   deliverMail(): Promise<void>;
   /** Resolves when no delivery pass of this process is running (tests read the mails after it). */
@@ -255,6 +264,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(recoveryRoutes(recovery, config));
 
   const courseOptions = new CourseOptions(courses);
+  // The audit of people changes: written by the services that change people, in their transaction.
+  const audit = new AuditService(new AuditRepository(uow), clock);
+  await app.register(auditRoutes(audit));
   const usersService = new UsersService(
     uow,
     users,
@@ -265,6 +277,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     mailer,
     clock,
     mailContext,
+    audit,
   );
   await app.register(usersRoutes(usersService, config));
   await app.register(mailLogRoutes(mailLog));
@@ -297,6 +310,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Files stream to disk (modules/files/uploads.ts); each route sets its own smaller limit.
   await registerMultipart(app, { fileSize: FILE_MAX_BYTES + 1, files: 1, fields: 10 });
   const uploads = new Uploads(config.dataDir, uow, files, clock);
+  const invitations = new WelcomeQueue(uow, users, mailer, mailContext, clock);
+  app.addHook('preClose', async () => invitations.stop());
+  const peopleImport = new PeopleImportService(
+    uow,
+    new PeopleBatchRepository(uow),
+    users,
+    new DepartmentsRepository(uow),
+    sessions,
+    enrollments,
+    audit,
+    invitations,
+    clock,
+    config.loginDomain,
+  );
+  await app.register(peopleImportRoutes(peopleImport, config));
   await app.register(uploadRoutes({ uploads, targets: constructorService }));
   const testsRepo = new TestsRepository(uow);
   const authoring = new TestAuthoring(
@@ -361,6 +389,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     remind: () => reminders.pass(),
     deliverMail: () => mailer.deliver(),
+    sendInvitations: () => invitations.sendDue(),
     mailSettled: () => mailer.settled(),
   };
   return Object.assign(app, { registeredRoutes, jobs, stopAccepting: drain.stopAccepting, mailer }) as unknown as App;

@@ -106,6 +106,10 @@ describe(`the server's periodic passes (${dialectName})`, () => {
     expect(timers.delayOf('sweep')).toBe(SWEEP_MS);
     await timers.fire('sweep');
     expect(timers.delayOf('sweep')).toBe(SWEEP_MS);
+    // Imported people's invitations: at once, then with the outbox's rhythm.
+    expect(timers.delayOf('invitation pass')).toBe(0);
+    await timers.fire('invitation pass');
+    expect(timers.delayOf('invitation pass')).toBe(MAIL_PASS_MS);
 
     stop();
     expect(timers.pending.size).toBe(0);
@@ -115,7 +119,11 @@ describe(`the server's periodic passes (${dialectName})`, () => {
     await start({ REMINDERS: 'off' });
     const timers = new HandTimers();
     stop = startBackgroundJobs(ctx.app, ctx.config, timers);
-    expect([...timers.pending.values()].map((t) => t.name).sort()).toEqual(['mail delivery pass', 'sweep']);
+    expect([...timers.pending.values()].map((t) => t.name).sort()).toEqual([
+      'invitation pass',
+      'mail delivery pass',
+      'sweep',
+    ]);
   });
 
   it('logs a failed pass and keeps its schedule', async () => {

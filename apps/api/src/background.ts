@@ -74,6 +74,8 @@ export function startBackgroundJobs(app: App, config: Config, timers: Timers = n
     ),
     // Mails queued before a restart, or left by a process that stopped, go out at once.
     repeat('mail delivery pass', () => app.jobs.deliverMail(), { firstMs: 0, everyMs: MAIL_PASS_MS, timers, log }),
+    // Imported people's invitations, after their import committed (a password hash each).
+    repeat('invitation pass', () => app.jobs.sendInvitations(), { firstMs: 0, everyMs: MAIL_PASS_MS, timers, log }),
   ];
   if (config.reminders.enabled) {
     stops.push(

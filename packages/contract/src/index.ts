@@ -14,3 +14,5 @@ export * from './plural.js';
 export * from './links.js';
 
 export * from './people.js';
+export * from './peopleImport.js';
+export * from './audit.js';

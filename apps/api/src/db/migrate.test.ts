@@ -67,6 +67,7 @@ describe(`migrations (${dialectName})`, () => {
         '0021_users_search',
         '0022_kept_declared',
         '0023_course_list_version',
+        '0024_people_changes',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -255,6 +256,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0021_users_search',
         '0022_kept_declared',
         '0023_course_list_version',
+        '0024_people_changes',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -336,6 +338,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0021_users_search',
         '0022_kept_declared',
         '0023_course_list_version',
+        '0024_people_changes',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
@@ -373,6 +376,7 @@ describe(`migration 0018 (${dialectName})`, () => {
         '0021_users_search',
         '0022_kept_declared',
         '0023_course_list_version',
+        '0024_people_changes',
       ]);
       const kept = await k.selectFrom('mail_log').selectAll().executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ id: 2, subject: 'Сводка', status: 'sent', queued_at: sentAt, sent_at: sentAt });

@@ -358,6 +358,64 @@ export interface FilesTable {
   updated_at: Stamp;
 }
 
+/** A dry run of an import or a directory sync (modules/people): owned by modules/people. */
+export interface PeopleBatchesTable {
+  id: Id;
+  /** 'import' or 'directory'. */
+  source: string;
+  /** 'previewed' or 'applied'. */
+  status: string;
+  file_name: string | null;
+  created_by: number | null;
+  created_at: Time;
+  applied_at: Time | null;
+  plan_options: Json<{ create_departments: boolean; delete_missing: boolean; send_welcome: boolean }>;
+  plan_counts: Json<{ create: number; update: number; unchanged: number; delete: number; error: number }>;
+  new_departments: Json<string[]>;
+  /** What the plan came to (people/plan.ts `fingerprint`): applying must come to the same. */
+  fingerprint: string;
+}
+/** A row of a batch, in file order (`position`); owned by modules/people. */
+export interface PeopleBatchRowsTable {
+  batch_id: number;
+  position: number;
+  line: number | null;
+  action: string;
+  email: string;
+  name: string;
+  user_id: number | null;
+  field_changes: Json<{ field: string; before: string | null; after: string | null }[]>;
+  row_errors: Json<string[]>;
+  /** The person as the file or the directory gave them (people/plan.ts `PersonInput`). */
+  person: Json<Record<string, string | number | null>> | null;
+}
+/** The audit of people changes (modules/audit): written once, never changed. */
+export interface PeopleChangesTable {
+  id: Id;
+  at: Time;
+  actor_id: number | null;
+  actor_name: string | null;
+  /** An `AuditSource` of the contract. */
+  source: string;
+  batch_id: number | null;
+  /** An `AuditAction` of the contract. */
+  action: string;
+  /** An `AuditSubject` of the contract: 'user', 'department' or 'group'. */
+  subject: string;
+  subject_id: number;
+  subject_name: string;
+  course_id: number | null;
+  course_name: string | null;
+  field_changes: Json<{ field: string; before: string | null; after: string | null }[]>;
+}
+/** New employees whose invitation mail is still to be sent (modules/people `WelcomeQueue`). */
+export interface WelcomeQueueTable {
+  user_id: number;
+  queued_at: Time;
+  /** The platform's address the invitation links to, as the import's request had it. */
+  site: string;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -390,6 +448,10 @@ export interface Database {
   test_attempts: TestAttemptsTable;
   attempt_answers: AttemptAnswersTable;
   files: FilesTable;
+  people_batches: PeopleBatchesTable;
+  people_batch_rows: PeopleBatchRowsTable;
+  people_changes: PeopleChangesTable;
+  welcome_queue: WelcomeQueueTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -69,3 +69,25 @@ export function parseCsv(text: string): string[][] {
   if (field !== '' || row.length > 0) rows.push([...row, field]);
   return rows;
 }
+
+/** Windows-1251, as a Russian Excel saves "CSV": Cyrillic letters one byte each. */
+export function cp1251(text: string): Buffer {
+  return Buffer.from(
+    [...text].map((ch) => {
+      const code = ch.codePointAt(0) ?? 0;
+      if (code < 0x80) return code;
+      if (code >= 0x410 && code <= 0x44f) return code - 0x410 + 0xc0;
+      if (ch === 'Ё') return 0xa8;
+      if (ch === 'ё') return 0xb8;
+      throw new Error(`not in the test's cp1251: ${ch}`);
+    }),
+  );
+}
+
+export async function xlsxOf(rows: unknown[][], build?: (sheet: ExcelJS.Worksheet) => void): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Сотрудники');
+  for (const row of rows) sheet.addRow(row);
+  build?.(sheet);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}

@@ -11,29 +11,13 @@ import {
   type Client,
   type TestContext,
 } from '../../test/harness.js';
+import { multipart } from '../../test/multipart.js';
 
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fe0dd14a9b0000000049454e44ae426082',
   'hex',
 );
 const EXE = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200, 1)]);
-
-/** A multipart body as a browser's FormData sends it (fields first, then the file). */
-function multipart(fields: Record<string, string>, file: { field: string; name: string; type: string; data: Buffer }) {
-  const boundary = '----lmsTestBoundary7MA4YWxkTrZu0gW';
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-    ),
-    file.data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  );
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 /** Sends half of a multipart upload over a real socket, then drops the connection. */
 async function abortedUpload(ctx: TestContext, client: Client, fields: Record<string, string>) {

@@ -52,6 +52,20 @@ export class EnrollmentService {
     return this.refresh({ userIds: [userId] });
   }
 
+  /** Users added or moved between departments in bulk (an import): their enrollments follow, set-based. */
+  usersChanged(userIds: readonly number[]): Promise<void> {
+    return userIds.length === 0 ? Promise.resolve() : this.refresh({ userIds });
+  }
+
+  /** Deleted users' direct assignments and group memberships end (their records stay). */
+  usersDeleted(userIds: readonly number[]): Promise<void> {
+    if (userIds.length === 0) return Promise.resolve();
+    return this.atomically(async () => {
+      for (const userId of userIds) await this.sources.dropUser(userId);
+      await this.refresh({ userIds });
+    });
+  }
+
   /** A deleted user's direct assignments and group memberships end (their records stay). */
   userDeleted(userId: number): Promise<void> {
     return this.atomically(async () => {

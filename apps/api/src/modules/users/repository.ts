@@ -27,7 +27,8 @@ export interface UserInput {
   first_name: string;
   last_name: string;
   email: string;
-  department_id: number;
+  /** Null only for an imported person without a department whose row names none. */
+  department_id: number | null;
   role_id: number;
   position: string | null;
 }
@@ -62,6 +63,9 @@ export function shown<QB extends SelectQueryBuilder<Database, 'users', object>>(
 function byName<QB extends SelectQueryBuilder<Database, 'users', object>>(qb: QB): QB {
   return qb.orderBy('users.last_name').orderBy('users.first_name').orderBy('users.id') as QB;
 }
+
+/** Rows per multi-row insert: well under both databases' limits on bound values. */
+const ROWS_PER_INSERT = 500;
 
 /** A user's own settings that only they change (issue 16), each a yes or no. */
 type OwnSetting = 'reminder_mails' | 'digest_mails';
@@ -149,6 +153,38 @@ export class UsersRepository {
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
+  }
+
+  /**
+   * Many new accounts at once (an import), with their ids by address (RETURNING promises no order);
+   * their password is `passwordHash` until their invitation sets one or they recover it.
+   */
+  async insertMany(inputs: readonly UserInput[], passwordHash: string, now: string): Promise<Map<string, number>> {
+    const ids = new Map<string, number>();
+    for (let i = 0; i < inputs.length; i += ROWS_PER_INSERT) {
+      const rows = await this.db
+        .insertInto('users')
+        .values(
+          inputs.slice(i, i + ROWS_PER_INSERT).map((input) => ({
+            ...input,
+            email: input.email.toLowerCase(),
+            password_hash: passwordHash,
+            must_change_password: true,
+            department_assigned_at: now,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .returning(['id', 'email'])
+        .execute();
+      for (const row of rows) ids.set(row.email, row.id);
+    }
+    return ids;
+  }
+
+  /** Every live user with what an import compares: the department's and role's names. */
+  livePeople(): Promise<UserRecord[]> {
+    return this.base().orderBy('users.id').execute();
   }
 
   async update(id: number, input: UserInput, now: string, departmentChanged: boolean): Promise<void> {

@@ -15,6 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.js';
 import { siteAddress } from '../../platform/security.js';
+import { actorOf } from '../audit/service.js';
 import { USER_MESSAGES, type UsersService } from './service.js';
 
 const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 422: errorResponse };
@@ -54,7 +55,11 @@ export const usersRoutes =
         },
       },
       async (request, reply) => {
-        const { id, name } = await users.create(request.body, siteAddress(config, request));
+        const { id, name } = await users.create(
+          actorOf(await request.requireUser()),
+          request.body,
+          siteAddress(config, request),
+        );
         return reply
           .code(201)
           .send({ result: { success: true as const, message: `Пользователь ${name} успешно добавлен` }, data: { id } });
@@ -82,8 +87,8 @@ export const usersRoutes =
         },
       },
       async (request) => {
-        const actor = await request.requireUser();
-        const { name } = await users.update(actor.id, request.params.id, request.body);
+        const actor = actorOf(await request.requireUser());
+        const { name } = await users.update(actor, request.params.id, request.body);
         return { result: { success: true as const, message: `Пользователь ${name} успешно обновлен` } };
       },
     );
@@ -95,8 +100,8 @@ export const usersRoutes =
         schema: { tags: ['settings'], params: idParam, response: { 200: successResponse, ...errors } },
       },
       async (request) => {
-        const actor = await request.requireUser();
-        const { name } = await users.delete(actor.id, request.params.id);
+        const actor = actorOf(await request.requireUser());
+        const { name } = await users.delete(actor, request.params.id);
         return { result: { success: true as const, message: `Пользователь ${name} успешно удален` } };
       },
     );

@@ -6,6 +6,8 @@ import type { Mailer } from '../../platform/mail/mailer.js';
 import { newPasswordMail, welcomeMail, type MailContext } from '../../platform/mail/templates.js';
 import { generatePassword, hashPassword } from '../../platform/passwords.js';
 import type { SessionRepository } from '../../platform/sessions.js';
+import { personFieldsOf, fieldChanges } from '../audit/changes.js';
+import type { Actor, AuditService } from '../audit/service.js';
 import { fullName } from '../auth/permissions.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
 import type { EnrollmentService } from '../enrollment/service.js';
@@ -50,6 +52,9 @@ export const USER_MESSAGES = {
   passwordReset: 'Пароль успешно сброшен и отправлен на email пользователя',
 } as const;
 
+/** A change made in the employees tab. */
+const manual = (actor: Actor) => ({ actor, source: 'manual' as const });
+
 export interface UserFields {
   first_name: string;
   last_name: string;
@@ -71,6 +76,7 @@ export class UsersService {
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly mail: MailContext,
+    private readonly audit: AuditService,
   ) {
     this.#listing = new UserListing(uow);
   }
@@ -143,7 +149,11 @@ export class UsersService {
    * Creates the employee with a random password and mails the login, the password and the sign-in
    * link (`site`, the platform's address) to them; they set their own at the first sign-in.
    */
-  async create(fields: UserFields & { course_ids: number[] }, site: string): Promise<{ id: number; name: string }> {
+  async create(
+    actor: Actor,
+    fields: UserFields & { course_ids: number[] },
+    site: string,
+  ): Promise<{ id: number; name: string }> {
     const password = generatePassword(14);
     const passwordHash = await hashPassword(password);
     const { id, input } = await this.uow.run(async () => {
@@ -152,6 +162,9 @@ export class UsersService {
       const now = iso(this.clock.now());
       const id = await this.repo.insert(input, passwordHash, now);
       await this.enrollment.assignToUser(id, courseIds, now);
+      const created = await this.repo.find(id);
+      if (created)
+        await this.audit.userCreated(manual(actor), { id, name: fullName(created) }, personFieldsOf(created));
       return { id, input };
     });
     const name = fullName(input);
@@ -166,14 +179,19 @@ export class UsersService {
     return { id, name };
   }
 
-  update(actorId: number, id: number, fields: UserFields): Promise<{ name: string }> {
+  update(actor: Actor, id: number, fields: UserFields): Promise<{ name: string }> {
     return this.keepingAnAdministrator(async () => {
       const current = await this.repo.find(id);
       if (!current) throw notFound(USER_MESSAGES.notFound);
       const input = await this.checked(fields, id);
-      if (actorId === id && input.role_id !== current.role_id) throw unprocessable(USER_MESSAGES.selfRole);
+      if (actor.id === id && input.role_id !== current.role_id) throw unprocessable(USER_MESSAGES.selfRole);
       await this.repo.update(id, input, iso(this.clock.now()), input.department_id !== current.department_id);
       await this.enrollment.userMoved(id);
+      const updated = await this.repo.find(id);
+      if (updated) {
+        const changes = fieldChanges(personFieldsOf(current), personFieldsOf(updated));
+        await this.audit.userUpdated(manual(actor), { id, name: fullName(updated) }, changes);
+      }
       return { name: fullName(input) };
     });
   }
@@ -182,14 +200,15 @@ export class UsersService {
    * The account and its sessions end; the user's progress, attempts and answers stay, linked to the
    * row kept as deleted (docs/rules.md §Deletion).
    */
-  delete(actorId: number, id: number): Promise<{ name: string }> {
-    if (actorId === id) throw unprocessable(USER_MESSAGES.selfDelete);
+  delete(actor: Actor, id: number): Promise<{ name: string }> {
+    if (actor.id === id) throw unprocessable(USER_MESSAGES.selfDelete);
     return this.keepingAnAdministrator(async () => {
       const user = await this.repo.find(id);
       if (!user) throw notFound(USER_MESSAGES.notFound);
       await this.repo.softDelete(id, iso(this.clock.now()));
       await this.sessions.deleteAllOf(id);
       await this.enrollment.userDeleted(id);
+      await this.audit.userDeleted(manual(actor), { id, name: fullName(user) });
       return { name: fullName(user) };
     });
   }

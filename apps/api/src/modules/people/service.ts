@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import {
+  PEOPLE_ROWS_PER_PAGE,
+  type FieldChange,
+  type PeopleBatch,
+  type PeopleBatchRow,
+  type PeopleBatchRowsQuery,
+  type PeopleImportOptions,
+  type PersonField,
+} from '@lms/contract';
+import type { UnitOfWork } from '../../db/unitOfWork.js';
+import { iso, type Clock } from '../../platform/clock.js';
+import { HttpError, notFound, unprocessable } from '../../platform/errors.js';
+import { hashPassword } from '../../platform/passwords.js';
+import type { SessionRepository } from '../../platform/sessions.js';
+import type { ChangeOrigin, Actor, AuditService } from '../audit/service.js';
+import type { DepartmentsRepository } from '../departments/repository.js';
+import type { EnrollmentService } from '../enrollment/service.js';
+import type { UserInput, UsersRepository } from '../users/repository.js';
+import { USER_MESSAGES } from '../users/service.js';
+import { readPeopleFile } from './file.js';
+import { planPeople, type PersonInput, type Plan, type PlannedRow } from './plan.js';
+import type { PeopleBatchRepository, StoredBatch } from './repository.js';
+import type { WelcomeQueue } from './welcome.js';
+
+export const IMPORT_MESSAGES = {
+  notFound: 'Проверка файла не найдена',
+  applied: 'Эти изменения уже применены',
+  outdated:
+    'С момента проверки сотрудники или отделы изменились. Загрузите файл ещё раз, чтобы увидеть актуальные изменения',
+  nothingToApply: 'Применять нечего: в файле нет изменений',
+} as const;
+
+/** The role a person without one in the file gets. */
+const DEFAULT_ROLE = 'learner';
+
+const key = (text: string) => text.trim().toLowerCase();
+
+/**
+ * Importing people from a spreadsheet (docs/rules.md §Importing people): a dry run stored as a batch,
+ * then applied in one transaction exactly as previewed. The users, departments and enrollment
+ * modules stay the writers of their tables; this service decides what to ask of them.
+ */
+export class PeopleImportService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly batches: PeopleBatchRepository,
+    private readonly users: UsersRepository,
+    private readonly departments: DepartmentsRepository,
+    private readonly sessions: SessionRepository,
+    private readonly enrollment: EnrollmentService,
+    private readonly audit: AuditService,
+    private readonly welcome: WelcomeQueue,
+    private readonly clock: Clock,
+    private readonly emailDomain: string | null,
+  ) {}
+
+  /** Reads the file and stores what importing it would do; writes nothing else. */
+  async preview(actor: Actor, file: { bytes: Buffer; name: string }, options: PeopleImportOptions) {
+    const { columns, rows } = await readPeopleFile(file.bytes);
+    const inputs: PersonInput[] = rows.map((r) => ({ line: r.line, cells: r.cells }));
+    return this.uow.run(async () => {
+      const plan = await this.plan(inputs, columns, options, actor.id);
+      const now = iso(this.clock.now());
+      const id = await this.batches.insert(
+        { source: 'import', fileName: file.name, createdBy: actor.id, now },
+        { ...options, columns },
+        inputs,
+        plan,
+      );
+      return this.batch(id);
+    });
+  }
+
+  async batch(id: number): Promise<PeopleBatch> {
+    const stored = await this.batches.find(id);
+    if (!stored) throw notFound(IMPORT_MESSAGES.notFound);
+    return stored.batch;
+  }
+
+  async rows(id: number, query: PeopleBatchRowsQuery) {
+    await this.batch(id);
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? PEOPLE_ROWS_PER_PAGE;
+    const { rows, total } = await this.batches.rowsPage(id, query.action, perPage, (page - 1) * perPage);
+    const items: PeopleBatchRow[] = rows.map((r) => ({
+      line: r.line,
+      action: r.action as PeopleBatchRow['action'],
+      email: r.email,
+      name: r.name,
+      user_id: r.user_id,
+      changes: r.field_changes as FieldChange[],
+      errors: r.row_errors,
+    }));
+    return { items, total, page, per_page: perPage };
+  }
+
+  /**
+   * Writes what the dry run showed, in one transaction, or nothing: planned again from the stored
+   * rows, the plan must be the one previewed (else 409); rows with errors are left out, as shown.
+   */
+  async apply(actor: Actor, id: number, site: string): Promise<PeopleBatch> {
+    // One unusable password for everyone created: an argon2 hash of a secret nobody keeps. A person
+    // signs in once their invitation sets a password, or after recovering one.
+    const placeholder = await hashPassword(randomBytes(32).toString('hex'));
+    await this.uow.run(async () => {
+      const stored = await this.batches.find(id, this.uow.kind === 'postgres');
+      if (!stored) throw notFound(IMPORT_MESSAGES.notFound);
+      if (stored.batch.status === 'applied') throw new HttpError(409, IMPORT_MESSAGES.applied);
+      const inputs = await this.batches.inputs(id);
+      const plan = await this.plan(inputs, stored.columns, stored.batch.options, actor.id);
+      if (plan.fingerprint !== stored.fingerprint) throw new HttpError(409, IMPORT_MESSAGES.outdated);
+      await this.users.administratorIds(this.uow.kind === 'postgres');
+      await this.write(plan, stored, { actor, source: 'import', batchId: id }, placeholder, site);
+      if ((await this.users.administratorIds(false)).length === 0) throw unprocessable(USER_MESSAGES.lastAdmin);
+      await this.batches.markApplied(id, iso(this.clock.now()));
+    });
+    return this.batch(id);
+  }
+
+  private async plan(inputs: PersonInput[], columns: PersonField[], options: PeopleImportOptions, actorId: number) {
+    const [people, departments, roles] = await Promise.all([
+      this.users.livePeople(),
+      this.departments.list(),
+      this.users.roles(),
+    ]);
+    return planPeople(inputs, {
+      people,
+      departments,
+      roles,
+      defaultRoleCode: DEFAULT_ROLE,
+      actorId,
+      options,
+      columns,
+      emailDomain: this.emailDomain,
+    });
+  }
+
+  private async write(plan: Plan, stored: StoredBatch, origin: ChangeOrigin, placeholder: string, site: string) {
+    const now = iso(this.clock.now());
+    const departmentIds = new Map((await this.departments.list()).map((d) => [key(d.name), d.id]));
+    for (const name of plan.newDepartments) {
+      departmentIds.set(key(name), await this.departments.insert({ name, sort_order: null }, now));
+    }
+    const inputOf = (row: PlannedRow): UserInput => {
+      if (!row.target) throw new Error('a planned change without its target');
+      const { department, ...fields } = row.target;
+      return { ...fields, department_id: department === null ? null : (departmentIds.get(key(department)) ?? null) };
+    };
+    const of = (action: PlannedRow['action']) => plan.rows.filter((r) => r.action === action);
+
+    const created = of('create');
+    const ids = await this.users.insertMany(created.map(inputOf), placeholder, now);
+    const createdIds = created.map((r) => ids.get(r.email) ?? 0);
+
+    const current = new Map((await this.users.livePeople()).map((u) => [u.id, u]));
+    const moved: number[] = [];
+    for (const row of of('update')) {
+      const id = row.user_id ?? 0;
+      const input = inputOf(row);
+      const departmentChanged = input.department_id !== current.get(id)?.department_id;
+      await this.users.update(id, input, now, departmentChanged);
+      if (departmentChanged) moved.push(id);
+    }
+    const deleted = of('delete').map((r) => r.user_id ?? 0);
+    for (const id of deleted) {
+      await this.users.softDelete(id, now);
+      await this.sessions.deleteAllOf(id);
+    }
+    await this.enrollment.usersChanged([...createdIds, ...moved]);
+    await this.enrollment.usersDeleted(deleted);
+
+    await this.audit.record(origin, [
+      ...created.map((row, i) => ({
+        action: 'user_created' as const,
+        subject: { kind: 'user' as const, id: createdIds[i] ?? 0, name: row.name },
+        changes: row.changes,
+      })),
+      ...of('update').map((row) => ({
+        action: 'user_updated' as const,
+        subject: { kind: 'user' as const, id: row.user_id ?? 0, name: row.name },
+        changes: row.changes,
+      })),
+      ...of('delete').map((row) => ({
+        action: 'user_deleted' as const,
+        subject: { kind: 'user' as const, id: row.user_id ?? 0, name: row.name },
+      })),
+    ]);
+    if (stored.batch.options.send_welcome) await this.welcome.add(createdIds, site, now);
+  }
+}

@@ -1,0 +1,51 @@
+import { deflateRawSync } from 'node:zlib';
+
+/** A ZIP archive written by hand, for tests of what a reader refuses (names, sizes, flags). */
+export interface TestZipEntry {
+  name: string;
+  data: Buffer;
+  /** Deflated unless false. */
+  deflate?: boolean;
+  /** General-purpose flags (1: encrypted). */
+  flags?: number;
+}
+
+export function makeZip(entries: readonly TestZipEntry[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name, 'utf8');
+    const packed = entry.deflate === false ? entry.data : deflateRawSync(entry.data);
+    const method = entry.deflate === false ? 0 : 8;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(entry.flags ?? 0, 6);
+    local.writeUInt16LE(method, 8);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(entry.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(entry.flags ?? 0, 8);
+    central.writeUInt16LE(method, 10);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(entry.data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, packed);
+    centrals.push(central, name);
+    offset += local.length + name.length + packed.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { fieldChange } from './peopleImport.js';
+import { safeText } from './common.js';
+
+/**
+ * The audit of people changes (issue 32): who added, changed or deleted an employee, and who assigned
+ * a course to whom, from which screen or process. Names are recorded as they were at the time.
+ */
+
+export const AUDIT_SOURCES = ['manual', 'import', 'directory'] as const;
+export type AuditSource = (typeof AUDIT_SOURCES)[number];
+export const AUDIT_SOURCE_LABELS: Record<AuditSource, string> = {
+  manual: 'Вручную',
+  import: 'Импорт из файла',
+  directory: 'Синхронизация с каталогом',
+};
+
+export const AUDIT_ACTIONS = [
+  'user_created',
+  'user_updated',
+  'user_deleted',
+  'course_assigned',
+  'course_unassigned',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  user_created: 'Сотрудник добавлен',
+  user_updated: 'Сотрудник изменён',
+  user_deleted: 'Сотрудник удалён',
+  course_assigned: 'Курс назначен',
+  course_unassigned: 'Назначение снято',
+};
+
+/** Whom a change concerns: an employee, or a department or group a course was assigned to. */
+export const AUDIT_SUBJECTS = ['user', 'department', 'group'] as const;
+export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
+
+export const auditEntry = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  /** Who did it; null for the scheduled directory sync. */
+  actor: z.string().nullable(),
+  source: z.enum(AUDIT_SOURCES),
+  action: z.enum(AUDIT_ACTIONS),
+  subject: z.enum(AUDIT_SUBJECTS),
+  subject_id: z.number().int(),
+  subject_name: z.string(),
+  course: z.string().nullable(),
+  changes: z.array(fieldChange),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
+
+export const AUDIT_PER_PAGE_DEFAULT = 50;
+export const AUDIT_PER_PAGE_MAX = 200;
+
+export const auditQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  per_page: z.coerce.number().int().min(1).max(AUDIT_PER_PAGE_MAX).optional(),
+  source: z.enum(AUDIT_SOURCES).optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  /** Part of the name of whom it concerns or who did it. */
+  search: safeText(100).optional(),
+});
+export type AuditQuery = z.infer<typeof auditQuery>;
+
+export const auditResponse = z.object({
+  result: z.object({ success: z.literal(true) }),
+  items: z.array(auditEntry),
+  total: z.number().int(),
+  page: z.number().int(),
+  per_page: z.number().int(),
+});
