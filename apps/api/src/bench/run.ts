@@ -9,7 +9,8 @@
  * BENCH_SIZES=10000,100000  BENCH_DB=sqlite,postgres  BENCH_LOG_LEVELS=warn,info  BENCH_DURATION=10
  * BENCH_WARMUP=2  BENCH_CONNECTIONS=64  BENCH_WORKLOADS=<names of workloads.ts, `exam` included>
  * EXAM_LEARNERS=2000  BENCH_PG_URL  BENCH_SEED_CHECK=1  BENCH_REMINDERS=1 (the reminder pass after each
- * organisation's runs, reminders.ts)  BENCH_SERVER_ARGS (node options of the server).
+ * organisation's runs, reminders.ts)  BENCH_IMPORT=1 (the import of 10 000 employees from a
+ * spreadsheet after them, peopleImport.ts)  BENCH_SERVER_ARGS (node options of the server).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { freshDatabase, type BenchDb } from './database.js';
 import { examSpike, type ExamOutcome } from './exam.js';
 import type { Fixture } from './layout.js';
 import { analyze, seedOrganisation, seedSessions } from './organisation.js';
+import { importTiming } from './peopleImport.js';
 import { reminderPasses } from './reminders.js';
 import { load, memoryOf, sampleMemory, serve, settle, stop, type Served } from './processes.js';
 import {
@@ -70,6 +72,7 @@ interface Block {
   /** VmHWM of the server per log level. */
   peaks: Record<string, number>;
   reminders: string | undefined;
+  imports: string | undefined;
 }
 
 async function measure(dir: string, served: Served, workload: WorkloadName, fixtureFile: string, rate?: number) {
@@ -136,7 +139,10 @@ async function organisationBlock(db: BenchDb, employees: number, figures: Figure
     }
     const reminders = process.env.BENCH_REMINDERS === '1' ? await reminderPasses(database, SECRET) : undefined;
     if (reminders) say(`${dbName(db)}, ${employees} employees: ${reminders}`);
-    return { db, employees, seedSeconds, progressRows: seeded.progressRows, peaks, reminders };
+    const imports =
+      process.env.BENCH_IMPORT === '1' ? await importTiming(database, SECRET, seeded.staff.admin) : undefined;
+    if (imports) say(`${dbName(db)}, ${employees} employees: ${imports}`);
+    return { db, employees, seedSeconds, progressRows: seeded.progressRows, peaks, reminders, imports };
   } finally {
     await database.drop();
   }
@@ -215,7 +221,7 @@ async function main(): Promise<void> {
         `- ${dbName(b.db)}, ${b.employees} employees: seeded in ${b.seedSeconds.toFixed(0)} s (${b.progressRows} lesson records); ` +
         `server peak memory (VmHWM) ${Object.entries(b.peaks)
           .map(([level, mb]) => `${mb.toFixed(0)} MB at ${level}`)
-          .join(', ')}${b.reminders ? `; ${b.reminders}` : ''}`,
+          .join(', ')}${b.reminders ? `; ${b.reminders}` : ''}${b.imports ? `; ${b.imports}` : ''}`,
     ),
     '',
     mixTables(figures),

@@ -34,8 +34,8 @@ export interface RowsColumn<C extends string> {
 export function rowsTable<C extends string>(
   kind: DialectKind,
   columns: readonly RowsColumn<C>[],
-  rows: readonly (readonly (number | string)[])[],
-): RawBuilder<Record<C, number | string>> {
+  rows: readonly (readonly (number | string | null)[])[],
+): RawBuilder<Record<C, number | string | null>> {
   if (kind === 'sqlite') {
     const fields = columns.map((c, i) => sql`value ->> ${sql.lit(i)} as ${sql.ref(c.name)}`);
     return sql`(select ${sql.join(fields)} from json_each(${JSON.stringify(rows)}))`;

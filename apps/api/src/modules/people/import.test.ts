@@ -279,6 +279,54 @@ describe(`importing employees from a file (${dialectName})`, () => {
     expect(kept).toEqual([{ user_id: leaving.id }]);
   });
 
+  it('a person moved to another department leaves its courses; a new name is what the search finds', async () => {
+    await admin.post('/api/admin/departments', { name: 'Склад', course_ids: [] });
+    const anna = await createUser(ctx.db, {
+      role: 'learner',
+      email: 'anna@example.com',
+      first_name: 'Анна',
+      last_name: 'Смирнова',
+      department_id: sales,
+    });
+    const boris = await createUser(ctx.db, {
+      role: 'learner',
+      email: 'boris@example.com',
+      first_name: 'Борис',
+      last_name: 'Орлов',
+      department_id: sales,
+    });
+    const enrolled = async (id: number) =>
+      (await ctx.db.kysely.selectFrom('enrollments').select('course_id').where('user_id', '=', id).execute()).map(
+        (r) => r.course_id,
+      );
+    expect(await enrolled(anna.id)).toEqual([salesCourse]);
+    ctx.clock.advance(60_000);
+    const file = await xlsxOf([
+      HEADER,
+      ['Смирнова', 'Анна', 'anna@example.com', 'Склад', '', ''],
+      ['Орловский', 'Борис', 'boris@example.com', 'Продажи', 'Водитель', 'Автор курсов'],
+    ]);
+    const batch = (await upload(file)).json().data;
+    expect(batch.counts).toMatchObject({ update: 2 });
+    await admin.post(`/api/admin/people-import/${batch.id}/apply`);
+    expect(await enrolled(anna.id)).toEqual([]);
+    expect(await enrolled(boris.id)).toEqual([salesCourse]);
+    const rows = await ctx.db.kysely
+      .selectFrom('users')
+      .select(['id', 'last_name', 'position', 'department_assigned_at', 'updated_at'])
+      .where('id', 'in', [anna.id, boris.id])
+      .orderBy('id')
+      .execute();
+    const now = ctx.clock.now().toISOString();
+    expect(rows).toEqual([
+      { id: anna.id, last_name: 'Смирнова', position: null, department_assigned_at: now, updated_at: now },
+      { id: boris.id, last_name: 'Орловский', position: 'Водитель', department_assigned_at: null, updated_at: now },
+    ]);
+    const found = (await admin.get('/api/admin/users?search=орловск')).json().items.map((u: { id: number }) => u.id);
+    expect(found).toEqual([boris.id]);
+    expect(await people()).toContainEqual(expect.objectContaining({ email: 'boris@example.com', role: 'author' }));
+  });
+
   it('invites the new employees once, after the import, each with a password that signs them in', async () => {
     const file = await xlsxOf([HEADER, ['Орлова', 'Вера', 'vera@example.com', 'Продажи', '', '']]);
     const batch = (await upload(file, { send_welcome: 'true' })).json().data;

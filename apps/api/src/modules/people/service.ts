@@ -153,15 +153,20 @@ export class PeopleImportService {
     const ids = await this.users.insertMany(created.map(inputOf), placeholder, now);
     const createdIds = created.map((r) => ids.get(r.email) ?? 0);
 
-    const current = new Map((await this.users.livePeople()).map((u) => [u.id, u]));
-    const moved: number[] = [];
-    for (const row of of('update')) {
-      const id = row.user_id ?? 0;
+    // Each changed person is written in the columns that change only.
+    const updates = of('update').map((row) => {
       const input = inputOf(row);
-      const departmentChanged = input.department_id !== current.get(id)?.department_id;
-      await this.users.update(id, input, now, departmentChanged);
-      if (departmentChanged) moved.push(id);
-    }
+      const set: Partial<UserInput> = {};
+      for (const { field } of row.changes) {
+        if (field === 'department') set.department_id = input.department_id;
+        else if (field === 'role') set.role_id = input.role_id;
+        else if (field === 'position') set.position = input.position;
+        else set[field] = input[field];
+      }
+      return { id: row.user_id ?? 0, set };
+    });
+    await this.users.updateMany(updates, now);
+    const moved = updates.filter((u) => 'department_id' in u.set).map((u) => u.id);
     const deleted = of('delete').map((r) => r.user_id ?? 0);
     for (const id of deleted) {
       await this.users.softDelete(id, now);

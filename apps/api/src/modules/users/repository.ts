@@ -1,4 +1,5 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { rowsTable, timeValue } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 
@@ -66,6 +67,9 @@ function byName<QB extends SelectQueryBuilder<Database, 'users', object>>(qb: QB
 
 /** Rows per multi-row insert: well under both databases' limits on bound values. */
 const ROWS_PER_INSERT = 500;
+/** Rows per batched update: its values are one bound value (`rowsTable`), so only memory limits it. */
+const ROWS_PER_UPDATE = 1000;
+const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['department_id', 'role_id']);
 
 /** A user's own settings that only they change (issue 16), each a yes or no. */
 type OwnSetting = 'reminder_mails' | 'digest_mails';
@@ -185,6 +189,41 @@ export class UsersRepository {
   /** Every live user with what an import compares: the department's and role's names. */
   livePeople(): Promise<UserRecord[]> {
     return this.base().orderBy('users.id').execute();
+  }
+
+  /**
+   * Changes many users at once (an import), each only in the columns given for it: rows changing the
+   * same columns are written by one statement per thousand, joined to their values as a table
+   * (`rowsTable`), instead of a statement each. A column not given is not written, so the name
+   * search's trigger fires only for rows whose name or address changes.
+   */
+  async updateMany(changes: readonly { id: number; set: Partial<UserInput> }[], now: string): Promise<void> {
+    const groups = new Map<string, { id: number; set: Partial<UserInput> }[]>();
+    for (const change of changes) {
+      const columns = (Object.keys(change.set) as (keyof UserInput)[]).sort().join(',');
+      if (columns !== '') groups.set(columns, [...(groups.get(columns) ?? []), change]);
+    }
+    for (const [joined, group] of groups) {
+      const columns = joined.split(',') as (keyof UserInput)[];
+      const table = columns.map((name) => ({ name, type: INTEGER_COLUMNS.has(name) ? 'integer' : 'text' }) as const);
+      for (let i = 0; i < group.length; i += ROWS_PER_UPDATE) {
+        const part = group.slice(i, i + ROWS_PER_UPDATE);
+        const given = rowsTable(
+          this.uow.kind,
+          [{ name: 'id', type: 'integer' }, ...table],
+          part.map((c) => [
+            c.id,
+            ...columns.map((name) => (name === 'email' ? c.set.email?.toLowerCase() : c.set[name]) ?? null),
+          ]),
+        );
+        const moved = columns.includes('department_id')
+          ? sql`, department_assigned_at = ${timeValue(this.uow.kind, now)}`
+          : sql``;
+        await sql`update users set ${sql.join(columns.map((name) => sql`${sql.ref(name)} = t.${sql.ref(name)}`))},
+          updated_at = ${timeValue(this.uow.kind, now)}${moved}
+          from ${given} as t where users.id = t.id`.execute(this.db);
+      }
+    }
   }
 
   async update(id: number, input: UserInput, now: string, departmentChanged: boolean): Promise<void> {
