@@ -11,6 +11,8 @@ export default defineConfig({
     name: 'api',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    // Tests against a real OpenLDAP need Debian's slapd: `npm run test:directory` (vitest.directory.config.ts).
+    exclude: ['**/node_modules/**', 'src/**/*.slapd.test.ts'],
     testTimeout: 20000,
     hookTimeout: 30000,
   },

@@ -1,5 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
-import { FILE_MAX_BYTES } from '@lms/contract';
+import { FILE_MAX_BYTES, type PeopleBatch } from '@lms/contract';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -40,6 +40,8 @@ import { peopleImportRoutes } from './modules/people/routes.js';
 import { PeopleBatchRepository } from './modules/people/repository.js';
 import { PeopleImportService } from './modules/people/service.js';
 import { WelcomeQueue } from './modules/people/welcome.js';
+import { directoryRoutes } from './modules/directory/routes.js';
+import { DirectorySync } from './modules/directory/service.js';
 import { exportsRoutes } from './modules/exports/routes.js';
 import { ExportsService } from './modules/exports/service.js';
 import { profileRoutes } from './modules/profile/routes.js';
@@ -126,6 +128,8 @@ export interface BackgroundJobs {
    * their mails in the outbox, which delivers them in the background.
    */
   remind(): Promise<PassResult>;
+  /** The scheduled directory sync: a dry run, applied when it changes anything; returns its batch. */
+  syncDirectory(): Promise<PeopleBatch>;
   /** Gives imported people waiting for an invitation a password and queues its mail; returns how many. */
   sendInvitations(): Promise<number>;
   /** A delivery pass of the outbox: due mails (new ones, retries, those a stopped process left). */
@@ -325,6 +329,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     config.loginDomain,
   );
   await app.register(peopleImportRoutes(peopleImport, config));
+  const directory = new DirectorySync(config.directory, peopleImport, config.publicUrl ?? '');
+  await app.register(directoryRoutes(directory));
   await app.register(uploadRoutes({ uploads, targets: constructorService }));
   const testsRepo = new TestsRepository(uow);
   const authoring = new TestAuthoring(
@@ -390,6 +396,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     remind: () => reminders.pass(),
     deliverMail: () => mailer.deliver(),
     sendInvitations: () => invitations.sendDue(),
+    syncDirectory: () => directory.run(),
     mailSettled: () => mailer.settled(),
   };
   return Object.assign(app, { registeredRoutes, jobs, stopAccepting: drain.stopAccepting, mailer }) as unknown as App;

@@ -1,7 +1,14 @@
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIRST_REMINDER_PASS_MS, MAIL_PASS_MS, SWEEP_MS, startBackgroundJobs, type Timers } from './background.js';
+import {
+  FIRST_DIRECTORY_SYNC_MS,
+  FIRST_REMINDER_PASS_MS,
+  MAIL_PASS_MS,
+  SWEEP_MS,
+  startBackgroundJobs,
+  type Timers,
+} from './background.js';
 import { DAY, MINUTE } from './platform/clock.js';
 import {
   clientAs,
@@ -124,6 +131,30 @@ describe(`the server's periodic passes (${dialectName})`, () => {
       'mail delivery pass',
       'sweep',
     ]);
+  });
+
+  it('schedules the directory sync when a directory is set up, a minute after start-up, then every interval', async () => {
+    const directory = {
+      REMINDERS: 'off',
+      LDAP_URL: 'ldap://127.0.0.1:1',
+      LDAP_BIND_DN: 'cn=reader,dc=example,dc=com',
+      LDAP_BIND_PASSWORD: 'secret',
+      LDAP_BASE_DN: 'dc=example,dc=com',
+      LDAP_SYNC_INTERVAL_MINUTES: '15',
+    };
+    await start(directory);
+    const timers = new HandTimers();
+    stop = startBackgroundJobs(ctx.app, ctx.config, timers);
+    expect(timers.delayOf('directory sync')).toBe(FIRST_DIRECTORY_SYNC_MS);
+    // The directory cannot be reached here: the pass fails, is logged, and keeps its schedule.
+    await timers.fire('directory sync');
+    expect(timers.delayOf('directory sync')).toBe(15 * MINUTE);
+    stop();
+    await ctx.close();
+    await start({ ...directory, LDAP_SYNC_INTERVAL_MINUTES: '0' });
+    const none = new HandTimers();
+    stop = startBackgroundJobs(ctx.app, ctx.config, none);
+    expect([...none.pending.values()].map((t) => t.name)).not.toContain('directory sync');
   });
 
   it('logs a failed pass and keeps its schedule', async () => {

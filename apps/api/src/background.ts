@@ -19,6 +19,8 @@ export interface JobLog {
 
 /** The first reminder pass after start-up: soon, but not in the middle of the start itself. */
 export const FIRST_REMINDER_PASS_MS = 30_000;
+/** The first scheduled directory sync after start-up. */
+export const FIRST_DIRECTORY_SYNC_MS = 60_000;
 /** The outbox's pass for retries and for mails a stopped process left (new mails go at once). */
 export const MAIL_PASS_MS = 30_000;
 /** Expired attempts and learning states to renew. */
@@ -77,6 +79,17 @@ export function startBackgroundJobs(app: App, config: Config, timers: Timers = n
     // Imported people's invitations, after their import committed (a password hash each).
     repeat('invitation pass', () => app.jobs.sendInvitations(), { firstMs: 0, everyMs: MAIL_PASS_MS, timers, log }),
   ];
+  if (config.directory && config.directory.intervalMs > 0) {
+    // A minute after start-up (not during it), then every LDAP_SYNC_INTERVAL_MINUTES.
+    stops.push(
+      repeat('directory sync', () => app.jobs.syncDirectory(), {
+        firstMs: FIRST_DIRECTORY_SYNC_MS,
+        everyMs: config.directory.intervalMs,
+        timers,
+        log,
+      }),
+    );
+  }
   if (config.reminders.enabled) {
     stops.push(
       repeat('reminder pass', () => app.jobs.remind(), {

@@ -55,6 +55,34 @@ const envSchema = z.object({
   DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(9),
   /** How long a mail that cannot be delivered is retried before it is marked as not sent. */
   MAIL_RETRY_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+  /** Directory sync (Active Directory / LDAP, issue 32): off unless LDAP_URL is set. */
+  LDAP_URL: z
+    .string()
+    .regex(/^ldaps?:\/\/[^\s/]+\/?$/i, 'LDAP_URL must look like ldap://dc.company.ru or ldaps://dc.company.ru:636')
+    .optional(),
+  LDAP_BIND_DN: z.string().optional(),
+  LDAP_BIND_PASSWORD: z.string().optional(),
+  LDAP_BASE_DN: z.string().optional(),
+  /** Whose entries are employees; Active Directory's people by default. */
+  LDAP_USER_FILTER: z.string().default('(&(objectClass=user)(objectCategory=person))'),
+  /** Which of them are disabled: Active Directory's userAccountControl bit 2 by default. */
+  LDAP_DISABLED_FILTER: z.string().default('(userAccountControl:1.2.840.113556.1.4.803:=2)'),
+  LDAP_STARTTLS: bool.default(false),
+  /** A PEM file of the certificate authority that signed the directory's certificate (ldaps, StartTLS). */
+  LDAP_CA_FILE: z.string().optional(),
+  /** The attribute that identifies an entry for good (survives renames and moves). */
+  LDAP_ATTR_ID: z.string().default('objectGUID'),
+  LDAP_ATTR_EMAIL: z.string().default('mail'),
+  LDAP_ATTR_FIRST_NAME: z.string().default('givenName'),
+  LDAP_ATTR_LAST_NAME: z.string().default('sn'),
+  LDAP_ATTR_DEPARTMENT: z.string().default('department'),
+  LDAP_ATTR_POSITION: z.string().default('title'),
+  /** The department is the entry's nearest organizational unit (ou=…) instead of an attribute. */
+  LDAP_DEPARTMENT_FROM_OU: bool.default(false),
+  /** Entries per page of the search (Active Directory returns at most 1 000). */
+  LDAP_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(500),
+  /** Minutes between scheduled syncs; 0: only the admins' 'Синхронизировать' button. */
+  LDAP_SYNC_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
 });
 
 export interface Config {
@@ -80,6 +108,8 @@ export interface Config {
   reminders: { enabled: boolean; intervalMs: number; perPass: number };
   /** When the weekly digest goes out: ISO day of the week (1 = Monday) and hour, in `timeZone`. */
   digest: { weekday: number; hour: number };
+  /** The directory sync's connection and mapping; null when LDAP_URL is not set. */
+  directory: DirectoryConfig | null;
   mail: {
     host: string | undefined;
     port: number;
@@ -89,6 +119,50 @@ export interface Config {
     secure: boolean;
     /** How long an undeliverable mail is retried (MAIL_RETRY_HOURS), in ms. */
     retryMs: number;
+  };
+}
+
+export interface DirectoryConfig {
+  url: string;
+  bindDn: string;
+  bindPassword: string;
+  baseDn: string;
+  userFilter: string;
+  disabledFilter: string;
+  startTls: boolean;
+  caFile: string | undefined;
+  attributes: { id: string; email: string; firstName: string; lastName: string; department: string; position: string };
+  departmentFromOu: boolean;
+  pageSize: number;
+  /** 0: no scheduled sync. */
+  intervalMs: number;
+}
+
+function directoryConfig(e: z.infer<typeof envSchema>): DirectoryConfig | null {
+  if (!e.LDAP_URL) return null;
+  const missing = (['LDAP_BIND_DN', 'LDAP_BIND_PASSWORD', 'LDAP_BASE_DN'] as const).filter((name) => !e[name]);
+  if (missing.length > 0)
+    throw new Error(`Invalid configuration:\nLDAP_URL is set, so ${missing.join(', ')} must be too`);
+  return {
+    url: e.LDAP_URL,
+    bindDn: e.LDAP_BIND_DN ?? '',
+    bindPassword: e.LDAP_BIND_PASSWORD ?? '',
+    baseDn: e.LDAP_BASE_DN ?? '',
+    userFilter: e.LDAP_USER_FILTER,
+    disabledFilter: e.LDAP_DISABLED_FILTER,
+    startTls: e.LDAP_STARTTLS,
+    caFile: e.LDAP_CA_FILE || undefined,
+    attributes: {
+      id: e.LDAP_ATTR_ID,
+      email: e.LDAP_ATTR_EMAIL,
+      firstName: e.LDAP_ATTR_FIRST_NAME,
+      lastName: e.LDAP_ATTR_LAST_NAME,
+      department: e.LDAP_ATTR_DEPARTMENT,
+      position: e.LDAP_ATTR_POSITION,
+    },
+    departmentFromOu: e.LDAP_DEPARTMENT_FROM_OU,
+    pageSize: e.LDAP_PAGE_SIZE,
+    intervalMs: e.LDAP_SYNC_INTERVAL_MINUTES * 60_000,
   };
 }
 
@@ -133,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     timeZone: e.TIMEZONE,
     digest: { weekday: WEEKDAYS.indexOf(e.DIGEST_DAY) + 1, hour: e.DIGEST_HOUR },
+    directory: directoryConfig(e),
     mail: {
       host: e.MAIL_HOST || undefined,
       port: e.MAIL_PORT,

@@ -137,3 +137,16 @@ export const peopleTemplateQuery = z.object({ format: z.enum(EXPORT_FORMATS).def
 export function appliedMessage(counts: Pick<PeopleCounts, 'create' | 'update' | 'delete'>): string {
   return `Изменения применены. Добавлено: ${counts.create}, изменено: ${counts.update}, удалено: ${counts.delete}.`;
 }
+
+/** GET /api/admin/directory-sync: whether the sync is set up, how often it runs, its last batch. */
+export const directorySyncStatus = z.object({
+  configured: z.boolean(),
+  /** Minutes between scheduled syncs; null: only the button. */
+  interval_minutes: z.number().int().nullable(),
+  last: peopleBatch.nullable(),
+});
+export type DirectorySyncStatus = z.infer<typeof directorySyncStatus>;
+export const directorySyncStatusResponse = z.object({
+  result: z.object({ success: z.literal(true) }),
+  data: directorySyncStatus,
+});

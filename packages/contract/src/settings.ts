@@ -21,6 +21,8 @@ export const adminUserListItem = z.object({
   department: ref.nullable(),
   roles: ref,
   last_activity: z.string().nullable(),
+  /** Kept by the directory sync: names, email, department and position change only there. */
+  from_directory: z.boolean(),
 });
 export type AdminUserListItem = z.infer<typeof adminUserListItem>;
 /** Orders of the paged employees list. */

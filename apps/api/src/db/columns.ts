@@ -28,6 +28,7 @@ export const COLUMNS: Registry = {
     reminder_mails: 'bool',
     digest_mails: 'bool',
     must_change_password: 'bool',
+    directory_id: 'text',
     deleted_at: 'time',
     search_text: 'text',
     ...stamps,

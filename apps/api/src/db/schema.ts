@@ -38,6 +38,8 @@ export interface UsersTable {
   digest_mails: Generated<boolean>;
   /** The password came by mail from an administrator: the user sets their own before anything else. */
   must_change_password: Generated<boolean>;
+  /** The directory entry's lasting id of a person the directory sync keeps (modules/directory); null otherwise. */
+  directory_id: Generated<string | null>;
   /** A deleted user's row stays so that their learning records keep their owner. */
   deleted_at: DeletedAt;
   /**
@@ -387,7 +389,7 @@ export interface PeopleBatchRowsTable {
   field_changes: Json<{ field: string; before: string | null; after: string | null }[]>;
   row_errors: Json<string[]>;
   /** The person as the file or the directory gave them (people/plan.ts `PersonInput`). */
-  person: Json<Record<string, string | number | null>> | null;
+  person: Json<{ cells: Record<string, string>; directoryId?: string; disabled?: boolean }> | null;
 }
 /** The audit of people changes (modules/audit): written once, never changed. */
 export interface PeopleChangesTable {

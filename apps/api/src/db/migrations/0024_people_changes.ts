@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { columnTypes, type DialectKind } from '../dialect.js';
 
 /**
@@ -8,6 +8,8 @@ import { columnTypes, type DialectKind } from '../dialect.js';
  *   A batch holds no learning record: its rows go with it.
  * - `people_changes`: one row per change of an employee or of a course assignment, with who did it,
  *   from where, and the names as they were; nothing ever deletes or edits a row.
+ * - `users.directory_id`: the directory entry's lasting id (objectGUID, entryUUID) of a person who
+ *   came from the directory sync; unique among the people who have one. Null: added by hand or imported.
  * - `welcome_queue`: new employees whose invitation (a password by mail) is still to be sent; the
  *   background pass hashes the password outside the import's transaction and queues the mail in the
  *   same transaction that removes the row, so it goes once.
@@ -76,6 +78,14 @@ export function peopleChangesMigration(kind: DialectKind) {
         .createIndex('people_changes_subject_idx')
         .on('people_changes')
         .columns(['subject', 'subject_id'])
+        .execute();
+      await db.schema.alterTable('users').addColumn('directory_id', 'text').execute();
+      await db.schema
+        .createIndex('users_directory_id_unique')
+        .on('users')
+        .column('directory_id')
+        .unique()
+        .where(sql.ref('directory_id'), 'is not', null)
         .execute();
       await db.schema
         .createTable('welcome_queue')

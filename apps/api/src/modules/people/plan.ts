@@ -22,6 +22,10 @@ import { USER_MESSAGES } from '../users/service.js';
 export interface PersonInput {
   line: number | null;
   cells: Partial<Record<PersonField, string>>;
+  /** A directory entry's lasting id (its objectGUID or entryUUID): what a sync matches people by. */
+  directoryId?: string;
+  /** A disabled directory account: its person is deleted, and none is created for it. */
+  disabled?: boolean;
 }
 
 /** A live employee as the plan compares them. */
@@ -35,9 +39,13 @@ export interface CurrentPerson {
   department_name: string | null;
   role_id: number;
   role_name: string;
+  /** Set for a person who came from the directory: only a sync changes their synced fields. */
+  directory_id: string | null;
 }
 
 export interface PlanContext {
+  /** An import matches people by address and never touches the directory's; a sync matches by id. */
+  source: 'import' | 'directory';
   people: readonly CurrentPerson[];
   departments: readonly { id: number; name: string }[];
   roles: readonly { id: number; code: string; name: string }[];
@@ -61,6 +69,7 @@ export interface PersonTarget {
   department: string | null;
   position: string | null;
   role_id: number;
+  directory_id: string | null;
 }
 
 export interface PlannedRow {
@@ -89,6 +98,8 @@ export const PLAN_MESSAGES = {
   unknownRole: (value: string, names: string[]) => `Неизвестная роль «${value}». Допустимые роли: ${names.join(', ')}`,
   unknownDepartment: (value: string) =>
     `Отдел «${value}» не найден. Отметьте «Создавать отделы» или добавьте отдел в настройках школы`,
+  fromDirectory: 'Сотрудник синхронизируется с каталогом: его данные меняются только в каталоге',
+  addedByHand: 'Сотрудник с таким email добавлен вручную: синхронизация с каталогом его не меняет',
   selfRole: USER_MESSAGES.selfRole,
   selfDelete: USER_MESSAGES.selfDelete,
 } as const;
@@ -115,7 +126,9 @@ function fieldProblem(field: PersonField, value: string): string | null {
 export function planPeople(inputs: readonly PersonInput[], context: PlanContext): Plan {
   const { options } = context;
   const has = (field: PersonField) => context.columns.includes(field);
+  const directory = context.source === 'directory';
   const byEmail = new Map(context.people.map((p) => [key(p.email), p]));
+  const byDirectoryId = new Map(context.people.flatMap((p) => (p.directory_id ? [[p.directory_id, p] as const] : [])));
   const departmentNames = new Map(context.departments.map((d) => [key(d.name), d.name]));
   const roleOf = new Map(context.roles.flatMap((r) => [[key(r.name), r] as const, [key(r.code), r] as const]));
   const defaultRole = context.roles.find((r) => r.code === context.defaultRoleCode);
@@ -141,8 +154,13 @@ export function planPeople(inputs: readonly PersonInput[], context: PlanContext)
       if (seen.has(email)) errors.push(PLAN_MESSAGES.duplicate(email, seen.get(email) ?? null));
       else seen.set(email, input.line);
     }
-    const current = byEmail.get(email);
+    const sameEmail = byEmail.get(email);
+    const current = directory ? byDirectoryId.get(input.directoryId ?? '') : sameEmail;
     if (current) named.add(current.id);
+    if (!directory && current?.directory_id) errors.push(PLAN_MESSAGES.fromDirectory);
+    if (directory && sameEmail && sameEmail !== current) {
+      errors.push(sameEmail.directory_id ? PLAN_MESSAGES.duplicate(email, null) : PLAN_MESSAGES.addedByHand);
+    }
 
     const roleText = cell('role');
     const role = roleText === '' ? undefined : roleOf.get(key(roleText));
@@ -160,9 +178,17 @@ export function planPeople(inputs: readonly PersonInput[], context: PlanContext)
       if (options.create_departments) department = newDepartments.get(key(departmentText)) ?? departmentText;
       else errors.push(PLAN_MESSAGES.unknownDepartment(departmentText));
     }
-    if (!current && departmentText === '') errors.push(PLAN_MESSAGES.required('department'));
+    // A directory entry may have no department (a person without one); a file's new row must name it.
+    if (!current && departmentText === '' && !directory) errors.push(PLAN_MESSAGES.required('department'));
 
     const base = { line: input.line, email, name, user_id: current?.id ?? null };
+    if (input.disabled) {
+      // A disabled account: its person goes (softly); one the company lacks stays absent.
+      if (!current) return { ...base, action: 'unchanged', changes: [], errors: [], target: null };
+      if (current.id === context.actorId)
+        return { ...base, action: 'error', changes: [], errors: [PLAN_MESSAGES.selfDelete], target: null };
+      return { ...base, action: 'delete', changes: [], errors: [], target: null };
+    }
     if (errors.length > 0) return { ...base, action: 'error', changes: [], errors, target: null };
     if (department !== null && !departmentNames.has(key(department))) newDepartments.set(key(department), department);
 
@@ -173,9 +199,17 @@ export function planPeople(inputs: readonly PersonInput[], context: PlanContext)
       department: department ?? current?.department_name ?? null,
       position: has('position') ? cell('position') || null : (current?.position ?? null),
       role_id: role?.id ?? current?.role_id ?? defaultRole?.id ?? 0,
+      directory_id: directory ? (input.directoryId ?? null) : null,
     };
     const roleName = role?.name ?? current?.role_name ?? defaultRole?.name ?? '';
-    const after: PersonFields = { ...target, role: roleName };
+    const after: PersonFields = {
+      last_name: target.last_name,
+      first_name: target.first_name,
+      email: target.email,
+      department: target.department,
+      position: target.position,
+      role: roleName,
+    };
     if (!current) return { ...base, action: 'create', changes: fieldChanges({}, after), errors, target };
     if (current.id === context.actorId && target.role_id !== current.role_id) {
       return { ...base, action: 'error', changes: [], errors: [PLAN_MESSAGES.selfRole], target: null };
@@ -194,7 +228,8 @@ export function planPeople(inputs: readonly PersonInput[], context: PlanContext)
 
   if (options.delete_missing) {
     for (const person of context.people) {
-      if (named.has(person.id)) continue;
+      // An import deletes none of the directory's people, a sync none added by hand.
+      if (named.has(person.id) || (person.directory_id !== null) !== directory) continue;
       const base = {
         line: null,
         email: person.email,

@@ -1,9 +1,15 @@
+import { sql } from 'kysely';
 import type { PeopleAction, PeopleBatch, PeopleImportOptions, PersonField } from '@lms/contract';
 import { toJson } from '../../db/values.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import type { PersonInput, Plan } from './plan.js';
 
 const ROWS_PER_INSERT = 500;
+/**
+ * The advisory lock of applying people batches: a single 64-bit key, a space apart from the
+ * two-key locks of the learning state (progress/locks.ts).
+ */
+const APPLY_LOCK = 32_001;
 
 /** What a batch was planned with, stored with it so that applying plans the same way. */
 export interface BatchChoices extends PeopleImportOptions {
@@ -15,6 +21,13 @@ export interface StoredBatch {
   columns: PersonField[];
   fingerprint: string;
   createdBy: number | null;
+}
+
+/** An input as its row keeps it (the line is a column of its own). */
+function storedInput(input: PersonInput | undefined): Omit<PersonInput, 'line'> {
+  if (!input) return { cells: {} };
+  const { line: _line, ...rest } = input;
+  return rest;
 }
 
 /** `people_batches` and their rows: dry runs of imports and syncs (modules/people owns both). */
@@ -58,7 +71,7 @@ export class PeopleBatchRepository {
       field_changes: toJson(row.changes),
       row_errors: toJson(row.errors),
       // The plan's first rows are the inputs, in order; rows after them are people no input named.
-      person: position < inputs.length ? toJson(inputs[position]?.cells ?? {}) : null,
+      person: position < inputs.length ? toJson(storedInput(inputs[position])) : null,
     }));
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       await this.db
@@ -67,6 +80,27 @@ export class PeopleBatchRepository {
         .execute();
     }
     return id;
+  }
+
+  /**
+   * Applies of batches one at a time (PostgreSQL; SQLite writes one transaction at a time already):
+   * each plans again from the company as the one before it left it, so two that would both create
+   * the same person cannot both pass their check. Taken first in an apply, before any other lock.
+   */
+  async holdApplies(): Promise<void> {
+    if (this.uow.kind === 'postgres') await sql`select pg_advisory_xact_lock(${APPLY_LOCK}::int8)`.execute(this.db);
+  }
+
+  /** The newest batch of a source, if any. */
+  async lastId(source: 'import' | 'directory'): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('people_batches')
+      .select('id')
+      .where('source', '=', source)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.id;
   }
 
   /** The batch; with `lock`, its row stays locked until the unit ends (PostgreSQL). */
@@ -103,7 +137,7 @@ export class PeopleBatchRepository {
       .where('person', 'is not', null)
       .orderBy('position')
       .execute();
-    return rows.map((r) => ({ line: r.line, cells: (r.person ?? {}) as PersonInput['cells'] }));
+    return rows.map((r) => ({ line: r.line, ...(r.person as Omit<PersonInput, 'line'>) }));
   }
 
   async rowsPage(id: number, action: PeopleAction | undefined, limit: number, offset: number) {

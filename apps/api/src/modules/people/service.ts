@@ -31,6 +31,11 @@ export const IMPORT_MESSAGES = {
   nothingToApply: 'Применять нечего: в файле нет изменений',
 } as const;
 
+type PeopleSource = PeopleBatch['source'];
+
+/** What a directory entry gives: the role stays the platform's (a new person is a learner). */
+const DIRECTORY_FIELDS: PersonField[] = ['last_name', 'first_name', 'email', 'department', 'position'];
+
 /** The role a person without one in the file gets. */
 const DEFAULT_ROLE = 'learner';
 
@@ -59,17 +64,50 @@ export class PeopleImportService {
   async preview(actor: Actor, file: { bytes: Buffer; name: string }, options: PeopleImportOptions) {
     const { columns, rows } = await readPeopleFile(file.bytes);
     const inputs: PersonInput[] = rows.map((r) => ({ line: r.line, cells: r.cells }));
+    return this.dryRun({ source: 'import', actor, fileName: file.name, inputs, columns, options });
+  }
+
+  /**
+   * Stores what a sync with the directory's entries would do (docs/rules.md §Directory sync): new
+   * people created with their departments, changed ones updated, disabled and vanished ones deleted
+   * softly; people added by hand are never touched.
+   */
+  directoryDryRun(actor: Actor | null, inputs: PersonInput[]): Promise<PeopleBatch> {
+    return this.dryRun({
+      source: 'directory',
+      actor,
+      fileName: null,
+      inputs,
+      columns: DIRECTORY_FIELDS,
+      options: { create_departments: true, delete_missing: true, send_welcome: false },
+    });
+  }
+
+  private dryRun(run: {
+    source: PeopleSource;
+    actor: Actor | null;
+    fileName: string | null;
+    inputs: PersonInput[];
+    columns: PersonField[];
+    options: PeopleImportOptions;
+  }): Promise<PeopleBatch> {
     return this.uow.run(async () => {
-      const plan = await this.plan(inputs, columns, options, actor.id);
+      const plan = await this.plan(run.source, run.inputs, run.columns, run.options, run.actor?.id ?? null);
       const now = iso(this.clock.now());
       const id = await this.batches.insert(
-        { source: 'import', fileName: file.name, createdBy: actor.id, now },
-        { ...options, columns },
-        inputs,
+        { source: run.source, fileName: run.fileName, createdBy: run.actor?.id ?? null, now },
+        { ...run.options, columns: run.columns },
+        run.inputs,
         plan,
       );
       return this.batch(id);
     });
+  }
+
+  /** The newest batch of a source (the directory sync's last run), if any. */
+  async lastBatch(source: PeopleSource): Promise<PeopleBatch | null> {
+    const id = await this.batches.lastId(source);
+    return id === undefined ? null : this.batch(id);
   }
 
   async batch(id: number): Promise<PeopleBatch> {
@@ -99,32 +137,41 @@ export class PeopleImportService {
    * Writes what the dry run showed, in one transaction, or nothing: planned again from the stored
    * rows, the plan must be the one previewed (else 409); rows with errors are left out, as shown.
    */
-  async apply(actor: Actor, id: number, site: string): Promise<PeopleBatch> {
+  async apply(actor: Actor | null, id: number, site: string): Promise<PeopleBatch> {
     // One unusable password for everyone created: an argon2 hash of a secret nobody keeps. A person
     // signs in once their invitation sets a password, or after recovering one.
     const placeholder = await hashPassword(randomBytes(32).toString('hex'));
     await this.uow.run(async () => {
+      await this.batches.holdApplies();
       const stored = await this.batches.find(id, this.uow.kind === 'postgres');
       if (!stored) throw notFound(IMPORT_MESSAGES.notFound);
       if (stored.batch.status === 'applied') throw new HttpError(409, IMPORT_MESSAGES.applied);
       const inputs = await this.batches.inputs(id);
-      const plan = await this.plan(inputs, stored.columns, stored.batch.options, actor.id);
+      const source = stored.batch.source;
+      const plan = await this.plan(source, inputs, stored.columns, stored.batch.options, actor?.id ?? null);
       if (plan.fingerprint !== stored.fingerprint) throw new HttpError(409, IMPORT_MESSAGES.outdated);
       await this.users.administratorIds(this.uow.kind === 'postgres');
-      await this.write(plan, stored, { actor, source: 'import', batchId: id }, placeholder, site);
+      await this.write(plan, stored, { actor, source, batchId: id }, placeholder, site);
       if ((await this.users.administratorIds(false)).length === 0) throw unprocessable(USER_MESSAGES.lastAdmin);
       await this.batches.markApplied(id, iso(this.clock.now()));
     });
     return this.batch(id);
   }
 
-  private async plan(inputs: PersonInput[], columns: PersonField[], options: PeopleImportOptions, actorId: number) {
+  private async plan(
+    source: PeopleSource,
+    inputs: PersonInput[],
+    columns: PersonField[],
+    options: PeopleImportOptions,
+    actorId: number | null,
+  ) {
     const [people, departments, roles] = await Promise.all([
       this.users.livePeople(),
       this.departments.list(),
       this.users.roles(),
     ]);
     return planPeople(inputs, {
+      source,
       people,
       departments,
       roles,

@@ -16,6 +16,7 @@ export interface UserRecord {
   role_id: number;
   role_name: string;
   role_code: string;
+  directory_id: string | null;
 }
 
 /** What a list of people shows of a user. */
@@ -32,6 +33,8 @@ export interface UserInput {
   department_id: number | null;
   role_id: number;
   position: string | null;
+  /** Only for people the directory sync creates. */
+  directory_id?: string | null;
 }
 
 /** What every list of people shows of a person. */
@@ -57,6 +60,7 @@ export function shown<QB extends SelectQueryBuilder<Database, 'users', object>>(
       'users.role_id',
       'roles.name as role_name',
       'roles.code as role_code',
+      'users.directory_id',
     ]);
 }
 

@@ -39,6 +39,7 @@ export function toListItem(u: UserRecord): AdminUserListItem {
     department: u.department_id !== null ? { id: u.department_id, name: u.department_name ?? '' } : null,
     roles: { id: u.role_id, name: u.role_name },
     last_activity: u.last_activity_at,
+    from_directory: u.directory_id !== null,
   };
 }
 
@@ -50,7 +51,22 @@ export const USER_MESSAGES = {
   lastAdmin: 'В компании должен остаться хотя бы один администратор',
   notFound: 'Пользователь не найден',
   passwordReset: 'Пароль успешно сброшен и отправлен на email пользователя',
+  fromDirectory:
+    'Имя, email, отдел и должность этого сотрудника приходят из каталога (Active Directory) и меняются только в нём',
+  deleteFromDirectory:
+    'Сотрудник синхронизируется с каталогом (Active Directory): чтобы удалить его, отключите его учётную запись в каталоге',
 } as const;
+
+/** Whether an edit changes what the directory sync owns of a person (all but the role). */
+function syncedFieldsChange(current: UserRecord, input: UserInput): boolean {
+  return (
+    current.first_name !== input.first_name ||
+    current.last_name !== input.last_name ||
+    current.email !== input.email.toLowerCase() ||
+    current.department_id !== input.department_id ||
+    (current.position ?? null) !== (input.position ?? null)
+  );
+}
 
 /** A change made in the employees tab. */
 const manual = (actor: Actor) => ({ actor, source: 'manual' as const });
@@ -185,6 +201,9 @@ export class UsersService {
       if (!current) throw notFound(USER_MESSAGES.notFound);
       const input = await this.checked(fields, id);
       if (actor.id === id && input.role_id !== current.role_id) throw unprocessable(USER_MESSAGES.selfRole);
+      if (current.directory_id !== null && syncedFieldsChange(current, input)) {
+        throw unprocessable(USER_MESSAGES.fromDirectory);
+      }
       await this.repo.update(id, input, iso(this.clock.now()), input.department_id !== current.department_id);
       await this.enrollment.userMoved(id);
       const updated = await this.repo.find(id);
@@ -205,6 +224,7 @@ export class UsersService {
     return this.keepingAnAdministrator(async () => {
       const user = await this.repo.find(id);
       if (!user) throw notFound(USER_MESSAGES.notFound);
+      if (user.directory_id !== null) throw unprocessable(USER_MESSAGES.deleteFromDirectory);
       await this.repo.softDelete(id, iso(this.clock.now()));
       await this.sessions.deleteAllOf(id);
       await this.enrollment.userDeleted(id);

@@ -27,6 +27,7 @@ const many = (n: number): AdminUserListItem[] =>
       department: null,
       roles: { id: 4, name: 'Ученик' },
       last_activity: null,
+      from_directory: false,
     };
   });
 

@@ -24,7 +24,16 @@ function employee(
   login: string,
   more: Pick<AdminUserListItem, 'position' | 'department' | 'roles' | 'last_activity'>,
 ): AdminUserListItem {
-  return { id, name: `${last_name} ${first_name}`, first_name, last_name, login, email: login, ...more };
+  return {
+    id,
+    name: `${last_name} ${first_name}`,
+    first_name,
+    last_name,
+    login,
+    email: login,
+    from_directory: false,
+    ...more,
+  };
 }
 
 export const users: AdminUserListItem[] = [
