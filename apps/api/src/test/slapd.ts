@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,9 @@ export const PAGE_LIMIT = 50;
 
 export interface Slapd {
   url: string;
+  /** With `tls`: the same server over ldaps://, and the PEM file of the authority that signed it. */
+  ldapsUrl: string | undefined;
+  caFile: string | undefined;
   /** A client bound as the tree's root, to change the tree between syncs. */
   admin(): Promise<Client>;
   stop(): Promise<void>;
@@ -55,7 +58,62 @@ async function accepting(port: number, child: ChildProcess): Promise<void> {
   }
 }
 
-function config(dir: string): string {
+/**
+ * A certificate authority and a server certificate for 127.0.0.1 signed by it (openssl), so that
+ * ldaps:// and StartTLS are tested with a real chain: trusted only with LDAP_CA_FILE.
+ */
+function certificates(dir: string): { ca: string; cert: string; key: string } {
+  const at = (name: string) => join(dir, name);
+  const run = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
+  run(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=LMS test CA',
+    '-keyout',
+    at('ca.key'),
+    '-out',
+    at('ca.pem'),
+  );
+  run(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-keyout',
+    at('server.key'),
+    '-out',
+    at('server.csr'),
+  );
+  writeFileSync(at('server.ext'), 'subjectAltName = IP:127.0.0.1, DNS:localhost\n');
+  run(
+    'x509',
+    '-req',
+    '-in',
+    at('server.csr'),
+    '-CA',
+    at('ca.pem'),
+    '-CAkey',
+    at('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    at('server.ext'),
+    '-out',
+    at('server.pem'),
+  );
+  return { ca: at('ca.pem'), cert: at('server.pem'), key: at('server.key') };
+}
+
+function config(dir: string, tls: ReturnType<typeof certificates> | undefined): string {
   const limits = `size.soft=${PAGE_LIMIT} size.hard=${PAGE_LIMIT} size.pr=${PAGE_LIMIT} size.prtotal=unlimited`;
   return [
     ...['core', 'cosine', 'inetorgperson', 'nis'].map((s) => `include /etc/ldap/schema/${s}.schema`),
@@ -68,6 +126,9 @@ function config(dir: string): string {
     `suffix "${BASE_DN}"`,
     `rootdn "${ROOT_DN}"`,
     `rootpw ${ROOT_PASSWORD}`,
+    ...(tls
+      ? [`TLSCACertificateFile ${tls.ca}`, `TLSCertificateFile ${tls.cert}`, `TLSCertificateKeyFile ${tls.key}`]
+      : []),
     `directory ${join(dir, 'data')}`,
     'access to attrs=userPassword by anonymous auth by * none',
     'access to * by users read by * none',
@@ -76,16 +137,19 @@ function config(dir: string): string {
   ].join('\n');
 }
 
-export async function startSlapd(): Promise<Slapd> {
+export async function startSlapd(opts: { tls?: boolean } = {}): Promise<Slapd> {
   if (!existsSync(SLAPD)) {
     throw new Error('slapd is not installed: `apt-get install slapd` (the directory sync tests run a real OpenLDAP)');
   }
   const dir = mkdtempSync(join(tmpdir(), 'lms-slapd-'));
   mkdirSync(join(dir, 'data'));
-  writeFileSync(join(dir, 'slapd.conf'), config(dir));
+  const tls = opts.tls ? certificates(dir) : undefined;
+  writeFileSync(join(dir, 'slapd.conf'), config(dir, tls));
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
-  const child = spawn(SLAPD, ['-f', join(dir, 'slapd.conf'), '-h', `${url}/`, '-d', '0'], { stdio: 'ignore' });
+  const ldapsUrl = tls ? `ldaps://127.0.0.1:${await freePort()}` : undefined;
+  const listen = [`${url}/`, ...(ldapsUrl ? [`${ldapsUrl}/`] : [])].join(' ');
+  const child = spawn(SLAPD, ['-f', join(dir, 'slapd.conf'), '-h', listen, '-d', '0'], { stdio: 'ignore' });
   const stop = async () => {
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -110,7 +174,7 @@ export async function startSlapd(): Promise<Slapd> {
     });
     await client.add(PEOPLE_DN, { objectClass: 'organizationalUnit', ou: 'people' });
     await client.unbind();
-    return { url, admin, stop };
+    return { url, ldapsUrl, caFile: tls?.ca, admin, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -86,11 +86,19 @@ function failure(error: unknown): HttpError {
  * Fails with the API's 502 and a Russian reason when the directory cannot be read.
  */
 export async function readDirectory(config: DirectoryConfig): Promise<DirectoryEntry[]> {
-  const tlsOptions = config.caFile ? { ca: [readFileSync(config.caFile)] } : undefined;
-  const client = new Client({ url: config.url, timeout: TIMEOUT_MS, connectTimeout: CONNECT_TIMEOUT_MS, tlsOptions });
+  const ca = config.caFile ? [readFileSync(config.caFile)] : undefined;
+  const ldaps = config.url.toLowerCase().startsWith('ldaps:');
+  // TLS options go to the connection of an ldaps:// address only: given to the client of an
+  // ldap:// one, they break its StartTLS upgrade (ldapts 8), which takes its own.
+  const client = new Client({
+    url: config.url,
+    timeout: TIMEOUT_MS,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    ...(ldaps && ca ? { tlsOptions: { ca } } : {}),
+  });
   const a = config.attributes;
   try {
-    if (config.startTls) await client.startTLS(tlsOptions ?? {});
+    if (config.startTls && !ldaps) await client.startTLS(ca ? { ca } : {});
     await client.bind(config.bindDn, config.bindPassword);
     const search = async (filter: string, attributes: string[]) =>
       (

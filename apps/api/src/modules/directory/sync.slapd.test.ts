@@ -278,3 +278,41 @@ describe(`the sync with the directory, a real OpenLDAP (${dialectName})`, () => 
     expect(nearestOu('cn=a,dc=x')).toBe('');
   });
 });
+
+describe(`the directory over TLS (${dialectName})`, () => {
+  let slapd: Slapd;
+
+  beforeAll(async () => {
+    slapd = await startSlapd({ tls: true });
+    await seedTree(slapd);
+  }, 60_000);
+  afterAll(async () => {
+    await slapd.stop();
+  });
+
+  async function syncWith(extra: Record<string, string>) {
+    const ctx = await createTestApp({ ...env(slapd), ...extra });
+    try {
+      const { client } = await clientAs(ctx, 'admin');
+      const res = await client.post('/api/admin/directory-sync');
+      return { status: res.statusCode, body: res.json() };
+    } finally {
+      await ctx.close();
+    }
+  }
+
+  it('reads over ldaps:// and over StartTLS when the certificate authority is given', async () => {
+    const ldaps = await syncWith({ LDAP_URL: slapd.ldapsUrl ?? '', LDAP_CA_FILE: slapd.caFile ?? '' });
+    expect(ldaps.status).toBe(201);
+    expect(ldaps.body.data.counts.create).toBe(EMPLOYEES - 1);
+    const startTls = await syncWith({ LDAP_STARTTLS: 'true', LDAP_CA_FILE: slapd.caFile ?? '' });
+    expect(startTls.status).toBe(201);
+    expect(startTls.body.data.counts.create).toBe(EMPLOYEES - 1);
+  });
+
+  it('refuses a certificate it cannot trust, saying so', async () => {
+    const untrusted = await syncWith({ LDAP_URL: slapd.ldapsUrl ?? '' });
+    expect(untrusted.status).toBe(502);
+    expect(untrusted.body.result.message).toMatch(/^Не удалось получить сотрудников из каталога: .*certificate/);
+  });
+});
