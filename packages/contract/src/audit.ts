@@ -96,8 +96,16 @@ export function auditSubjectText(entry: Pick<AuditEntry, 'subject' | 'subject_na
   return entry.subject_name;
 }
 
-/** One changed field: 'Отдел: Продажи → Склад', an empty value as '—'. */
-export function auditChangeText(change: FieldChange): string {
-  const value = (v: string | null) => (v === null || v === '' ? AUDIT_EMPTY_VALUE : v);
-  return `${PERSON_FIELD_LABELS[change.field]}: ${value(change.before)} → ${value(change.after)}`;
+/** A value of a changed field as people read it: an empty one is '—'. */
+export const auditValueText = (value: string | null): string =>
+  value === null || value === '' ? AUDIT_EMPTY_VALUE : value;
+
+/**
+ * One changed field: 'Отдел: Продажи → Склад'. A new employee's fields had no value before, so
+ * they are written as values alone ('Отдел: Продажи') rather than as a column of '— →'.
+ */
+export function auditChangeText(change: FieldChange, action: AuditAction): string {
+  const label = PERSON_FIELD_LABELS[change.field];
+  if (action === 'user_created') return `${label}: ${auditValueText(change.after)}`;
+  return `${label}: ${auditValueText(change.before)} → ${auditValueText(change.after)}`;
 }

@@ -212,7 +212,7 @@ export class ExportsService {
           kind: 'text',
           width: 60,
           // one cell, so that a row stays a row when sorted or filtered in Excel
-          value: (e) => e.changes.map(auditChangeText).join('; ') || null,
+          value: (e) => e.changes.map((c) => auditChangeText(c, e.action)).join('; ') || null,
         },
       ],
       rows: this.auditService.listed({ source: query.source, action: query.action, search: query.search }),
