@@ -198,6 +198,8 @@ const RULES: Record<string, Rule> = {
   },
   'PUT /api/profile/preferences': { access: 'authenticated', ok: 422, body: { reminder_mails: 'нет' } },
   'GET /api/admin/mail-log': { access: 'settings.manage', ok: 200 },
+  'GET /api/admin/audit': { access: 'settings.manage', ok: 200 },
+  'GET /api/admin/audit/export': { access: 'settings.manage', ok: 200 },
   'POST /api/admin/mail-log/:id/resend': {
     access: 'settings.manage',
     ok: 404,

@@ -349,7 +349,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(profileRoutes(new ProfileService(users, credentials, limiter, clock)));
   const analytics = new AnalyticsService(users, courses, catalogueRepo, engine, people);
   await app.register(analyticsRoutes(analytics));
-  await app.register(exportsRoutes(new ExportsService(analytics, usersService, clock, people)));
+  await app.register(exportsRoutes(new ExportsService(analytics, usersService, audit, clock, people)));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
   await app.register(
     storageRoutes({

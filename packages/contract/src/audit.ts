@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { fieldChange } from './peopleImport.js';
+import { fieldChange, PERSON_FIELD_LABELS, type FieldChange } from './peopleImport.js';
 import { safeText } from './common.js';
+import { exportOptions } from './exports.js';
 
 /**
  * The audit of people changes (issue 32): who added, changed or deleted an employee, and who assigned
@@ -70,3 +71,41 @@ export const auditResponse = z.object({
   page: z.number().int(),
   per_page: z.number().int(),
 });
+
+/** GET /api/admin/audit/export: the page's filters, every page of them, as a file. */
+export const auditExportQuery = z.object({
+  ...exportOptions,
+  ...auditQuery.pick({ source: true, action: true, search: true }).shape,
+});
+export type AuditExportQuery = z.infer<typeof auditExportQuery>;
+
+/**
+ * How an entry reads on the page and in the export alike. Nobody is recorded for the scheduled
+ * directory sync: it is named as the process it is.
+ */
+export const AUDIT_SCHEDULED_ACTOR = 'Синхронизация по расписанию';
+/** An empty value in a change (a position cleared, a field a new employee did not have). */
+export const AUDIT_EMPTY_VALUE = '—';
+
+export const auditActorText = (entry: Pick<AuditEntry, 'actor'>): string => entry.actor ?? AUDIT_SCHEDULED_ACTOR;
+
+/** Whom it concerns: an employee by name; a department or a group says which it is ('Отдел «Продажи»'). */
+export function auditSubjectText(entry: Pick<AuditEntry, 'subject' | 'subject_name'>): string {
+  if (entry.subject === 'department') return `Отдел «${entry.subject_name}»`;
+  if (entry.subject === 'group') return `Группа «${entry.subject_name}»`;
+  return entry.subject_name;
+}
+
+/** A value of a changed field as people read it: an empty one is '—'. */
+export const auditValueText = (value: string | null): string =>
+  value === null || value === '' ? AUDIT_EMPTY_VALUE : value;
+
+/**
+ * One changed field: 'Отдел: Продажи → Склад'. A new employee's fields had no value before, so
+ * they are written as values alone ('Отдел: Продажи') rather than as a column of '— →'.
+ */
+export function auditChangeText(change: FieldChange, action: AuditAction): string {
+  const label = PERSON_FIELD_LABELS[change.field];
+  if (action === 'user_created') return `${label}: ${auditValueText(change.after)}`;
+  return `${label}: ${auditValueText(change.before)} → ${auditValueText(change.after)}`;
+}

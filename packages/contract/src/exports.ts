@@ -29,6 +29,12 @@ const common = {
 };
 
 /**
+ * The format and the viewer's zone, for an export's query defined next to its screen's filters
+ * (the audit's, in audit.ts: audit.ts cannot be imported here, as peopleImport.ts imports this file).
+ */
+export const exportOptions = common;
+
+/**
  * GET /api/analytics/export and GET /api/analytics/export/courses (one row per employee and course):
  * the screen's filters, the status toggle and the search on the name.
  */

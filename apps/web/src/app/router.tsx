@@ -53,6 +53,7 @@ const protectedScreens: RouteObject[] = [
   { path: 'settings', ...screen(() => import('../features/settings/UsersPage')) },
   { path: 'settings/departments', ...screen(() => import('../features/settings/DepartmentsPage')) },
   { path: 'settings/groups', ...screen(() => import('../features/settings/GroupsPage')) },
+  { path: 'settings/audit', ...screen(() => import('../features/settings/AuditPage')) },
   { path: 'settings/mail-log', ...screen(() => import('../features/settings/MailLogPage')) },
   { path: 'profile', ...screen(() => import('../features/profile/ProfilePage')) },
   { path: 'analytics', ...screen(() => import('../features/analytics/AnalyticsPage')) },

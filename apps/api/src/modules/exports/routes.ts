@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { adminUsersExportQuery, analyticsExportQuery, errorResponse } from '@lms/contract';
+import { adminUsersExportQuery, analyticsExportQuery, auditExportQuery, errorResponse } from '@lms/contract';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ExportFile, ExportsService } from './service.js';
@@ -25,8 +25,9 @@ function download(reply: FastifyReply, log: FastifyBaseLogger, file: ExportFile)
 }
 
 /**
- * Spreadsheet exports (issue 16): each checks the same access as the screen's own data route
- * (GET /api/analytics/users, GET /api/admin/users) and holds exactly that screen's rows.
+ * Spreadsheet exports (issues 16, 32): each checks the same access as the screen's own data route
+ * (GET /api/analytics/users, GET /api/admin/users, GET /api/admin/audit) and holds exactly that
+ * screen's rows.
  */
 export const exportsRoutes =
   (exportsService: ExportsService): FastifyPluginAsyncZod =>
@@ -79,5 +80,19 @@ export const exportsRoutes =
         },
       },
       async (request, reply) => download(reply, request.log, exportsService.employees(request.query)),
+    );
+
+    app.get(
+      '/api/admin/audit/export',
+      {
+        config: { access: 'settings.manage', name: 'admin.audit.export' },
+        schema: {
+          tags: ['settings'],
+          summary: 'The audit of people changes with its filters, every page, newest first, as an .xlsx or .csv file',
+          querystring: auditExportQuery,
+          response: errors,
+        },
+      },
+      async (request, reply) => download(reply, request.log, exportsService.audit(request.query)),
     );
   };

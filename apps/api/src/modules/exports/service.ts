@@ -1,15 +1,23 @@
-import type {
-  AdminUserListItem,
-  AdminUsersExportQuery,
-  AnalyticsEmployee,
-  AnalyticsExportQuery,
-  ExportFormat,
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_SOURCE_LABELS,
+  auditActorText,
+  auditChangeText,
+  auditSubjectText,
+  type AdminUserListItem,
+  type AdminUsersExportQuery,
+  type AnalyticsEmployee,
+  type AnalyticsExportQuery,
+  type AuditEntry,
+  type AuditExportQuery,
+  type ExportFormat,
 } from '@lms/contract';
 import type { Clock } from '../../platform/clock.js';
 import type { PeopleTime } from '../../platform/peopleTime.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import type { EmployeeCourse } from '../analytics/employeeCourses.js';
 import type { AnalyticsService } from '../analytics/service.js';
+import type { AuditService } from '../audit/service.js';
 import type { UsersService } from '../users/service.js';
 import { cellSheet, wallClock, type CellSheet, type Sheet } from './writer.js';
 
@@ -68,14 +76,15 @@ const viewerTime = (value: string | null, tz: string) => (value ? wallClock(new 
 const calendarDay = (wall: Date) => new Date(Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate()));
 
 /**
- * Spreadsheets of what the analytics screen and the employees tab show with their filters
- * (issue 16). The rows come from the screens' own services, so scope and order are theirs: a
+ * Spreadsheets of what the analytics screen, the employees tab and the audit page show with their
+ * filters (issues 16, 32). The rows come from the screens' own services, so scope and order are theirs: a
  * manager's export holds only the employees their analytics shows.
  */
 export class ExportsService {
   constructor(
     private readonly analyticsService: AnalyticsService,
     private readonly usersService: UsersService,
+    private readonly auditService: AuditService,
     private readonly clock: Clock,
     /** The company's time zone (TIMEZONE): deadlines' days, and times of day when the viewer sends no zone. */
     private readonly people: PeopleTime,
@@ -182,6 +191,35 @@ export class ExportsService {
     return {
       format: query.format,
       ...this.names(query.format, 'employees', 'Сотрудники', tz),
+      sheets: [cellSheet(sheet)],
+    };
+  }
+
+  /** The audit page ('Журнал изменений') with its filters, every page, newest first. */
+  audit(query: AuditExportQuery): ExportFile {
+    const tz = query.tz ?? this.people.timeZone;
+    const sheet: Sheet<AuditEntry> = {
+      name: 'Журнал изменений',
+      columns: [
+        { header: 'Время', kind: 'datetime', width: 18, value: (e) => viewerTime(e.at, tz) },
+        { header: 'Кто', kind: 'text', width: 28, value: auditActorText },
+        { header: 'Источник', kind: 'text', width: 24, value: (e) => AUDIT_SOURCE_LABELS[e.source] },
+        { header: 'Действие', kind: 'text', width: 20, value: (e) => AUDIT_ACTION_LABELS[e.action] },
+        { header: 'Кого касается', kind: 'text', width: 32, value: auditSubjectText },
+        { header: 'Курс', kind: 'text', width: 32, value: (e) => e.course },
+        {
+          header: 'Изменения',
+          kind: 'text',
+          width: 60,
+          // one cell, so that a row stays a row when sorted or filtered in Excel
+          value: (e) => e.changes.map((c) => auditChangeText(c, e.action)).join('; ') || null,
+        },
+      ],
+      rows: this.auditService.listed({ source: query.source, action: query.action, search: query.search }),
+    };
+    return {
+      format: query.format,
+      ...this.names(query.format, 'audit', 'Журнал-изменений', tz),
       sheets: [cellSheet(sheet)],
     };
   }

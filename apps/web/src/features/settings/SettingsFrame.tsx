@@ -1,11 +1,19 @@
 import { Box, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconBuildingCommunity, IconMail, IconUsers, IconUsersGroup, type Icon } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import {
+  IconBuildingCommunity,
+  IconHistory,
+  IconMail,
+  IconUsers,
+  IconUsersGroup,
+  type Icon,
+} from '@tabler/icons-react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { Link } from '../../shared/Link';
 import { ContentLoader } from '../../shared/FullPageLoader';
 import { useSession } from '../../shared/session';
+import { AUDIT_TEXTS } from './audit';
 import { canManageSettings } from './logic';
 import { MAIL_LOG_TEXTS } from './mailLog';
 import { T } from './texts';
@@ -21,6 +29,7 @@ export const SETTINGS_TABS: SettingsTab[] = [
   { to: '/settings', label: T.tabUsers, icon: IconUsers },
   { to: '/settings/departments', label: T.tabDepartments, icon: IconBuildingCommunity },
   { to: '/settings/groups', label: T.tabGroups, icon: IconUsersGroup },
+  { to: '/settings/audit', label: AUDIT_TEXTS.tab, icon: IconHistory },
   { to: '/settings/mail-log', label: MAIL_LOG_TEXTS.tab, icon: IconMail },
 ];
 
@@ -28,11 +37,21 @@ function normalize(path: string): string {
   return path.replace(/\/+$/, '') || '/';
 }
 
-/** The section navigation: three tabs that are links (docs/product.md §Settings). */
+/** The section navigation: tabs that are links (docs/product.md §Settings). */
 function SettingsNav() {
   const current = normalize(useLocation().pathname);
+  // on a phone the tabs scroll sideways: the open one is scrolled into view (the last ones start hidden)
+  const navRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const nav = navRef.current;
+    const tab = nav?.querySelector('[aria-current="page"]');
+    if (!nav || !tab) return;
+    const overflow = tab.getBoundingClientRect().right - nav.getBoundingClientRect().right;
+    if (overflow > 0) nav.scrollLeft += overflow;
+  }, [current]);
   return (
     <Box
+      ref={navRef}
       component="nav"
       aria-label="Разделы настроек"
       style={{
