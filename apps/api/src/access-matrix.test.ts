@@ -200,6 +200,22 @@ const RULES: Record<string, Rule> = {
   'GET /api/admin/mail-log': { access: 'settings.manage', ok: 200 },
   'GET /api/admin/audit': { access: 'settings.manage', ok: 200 },
   'GET /api/admin/audit/export': { access: 'settings.manage', ok: 200 },
+  'GET /api/admin/people-import/template': { access: 'settings.manage', ok: 200 },
+  'POST /api/admin/people-import': { access: 'settings.manage', ok: 422 },
+  'GET /api/admin/people-import/:id': { access: 'settings.manage', ok: 404, path: '/api/admin/people-import/999999' },
+  'GET /api/admin/people-import/:id/rows': {
+    access: 'settings.manage',
+    ok: 404,
+    path: '/api/admin/people-import/999999/rows',
+  },
+  'POST /api/admin/people-import/:id/apply': {
+    access: 'settings.manage',
+    ok: 404,
+    path: '/api/admin/people-import/999999/apply',
+  },
+  // No directory is set up in this suite: the status says so and the dry run is refused with 422.
+  'GET /api/admin/directory-sync': { access: 'settings.manage', ok: 200 },
+  'POST /api/admin/directory-sync': { access: 'settings.manage', ok: 422 },
   'POST /api/admin/mail-log/:id/resend': {
     access: 'settings.manage',
     ok: 404,
