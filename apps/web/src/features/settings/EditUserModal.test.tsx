@@ -93,6 +93,27 @@ describe('Edit student', () => {
     expect(calls('POST')).toHaveLength(0);
   });
 
+  it('keeps the directory’s fields of a synced person read-only: role and courses stay editable, no delete', async () => {
+    const user = users.find((u) => u.id === 2)!;
+    const { ue, calls } = setup('users', {
+      'GET /api/admin/users/2': ok({ result: { success: true, data: { ...user, from_directory: true, courses: [] } } }),
+      'GET /api/admin/users/2/courses': ok({ result: { success: true, data: [] } }),
+      'PUT /api/admin/users/2': ok({ result: { success: true, message: 'Пользователь Иванов Иван успешно обновлен' } }),
+    });
+    await screen.findAllByTestId('user-row');
+    await ue.click(screen.getByText('Иванов Иван'));
+    const form = await screen.findByRole('form', { name: 'Редактирование сотрудника' });
+    for (const name of ['Фамилия', 'Имя', 'Email', 'Должность']) {
+      expect(within(form).getByRole('textbox', { name })).toBeDisabled();
+    }
+    expect(within(form).getByText(/синхронизируется с каталогом/)).toBeInTheDocument();
+    expect(within(form).queryByRole('button', { name: 'Удалить' })).not.toBeInTheDocument();
+    expect(within(form).getByRole('combobox', { name: 'Роль' })).toBeEnabled();
+    expect(within(form).getByRole('combobox', { name: 'Отдел' })).toBeDisabled();
+    await ue.click(within(form).getByRole('button', { name: 'Сохранить' }));
+    await waitFor(() => expect(calls('PUT')).toHaveLength(1));
+  });
+
   it('refuses to delete one’s own account without asking the server', async () => {
     const { ue, calls } = setup('users', detail(1, []));
     await screen.findAllByTestId('user-row');

@@ -1,6 +1,6 @@
 import type { AdminUserDetail, NamedRef } from '@lms/contract';
-import { Button, Group, SimpleGrid, Skeleton, Stack } from '@mantine/core';
-import { IconKey } from '@tabler/icons-react';
+import { Alert, Button, Group, SimpleGrid, Skeleton, Stack } from '@mantine/core';
+import { IconCloudDown, IconKey } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { successMessage } from '../../lib/answer';
 import { loginSuffix, usePublicConfig } from '../../shared/config';
@@ -114,6 +114,8 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
   const [marked, setMarked] = useState<readonly EditUserField[]>([]);
   const [confirm, setConfirm] = useState<'delete' | 'reset' | null>(null);
   const name = user.name || displayName(user.first_name, user.last_name);
+  // Kept by the directory sync: only the role, the courses and the password are this form's.
+  const synced = user.from_directory;
 
   const set = <K extends keyof EditUserDraft>(field: K, value: EditUserDraft[K]) => {
     setDraft((d) => ({ ...d, [field]: value }));
@@ -199,9 +201,19 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
       <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label={T.editUserTitle}>
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="sm">
-            <PersonFields value={draft} {...fieldState} suffix={suffix} allowFullAddress />
-            <RoleAndDepartment roleId={draft.roleId} departmentId={draft.departmentId} {...fieldState} />
+            <PersonFields value={draft} {...fieldState} suffix={suffix} allowFullAddress synced={synced} />
+            <RoleAndDepartment
+              roleId={draft.roleId}
+              departmentId={draft.departmentId}
+              {...fieldState}
+              departmentLocked={synced}
+            />
           </SimpleGrid>
+          {synced ? (
+            <Alert variant="light" color="blue" icon={<IconCloudDown size={18} aria-hidden="true" />}>
+              {T.fromDirectory}
+            </Alert>
+          ) : null}
 
           <CourseMultiSelect
             value={courseIds}
@@ -222,7 +234,7 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
                 >
                   {T.resetPassword}
                 </Button>
-                <DeleteButton onClick={askDelete} disabled={busy} />
+                {synced ? null : <DeleteButton onClick={askDelete} disabled={busy} />}
               </Group>
             }
             submitLabel={T.save}

@@ -25,6 +25,8 @@ interface PersonFieldsProps {
   /** Edit form: an address typed with '@' is taken whole (docs/product.md §Settings). */
   allowFullAddress?: boolean;
   emailPlaceholder?: string;
+  /** A person the directory sync keeps: these fields are the directory's and cannot be edited here. */
+  synced?: boolean;
 }
 
 /** Last name, first name, e-mail and position, in the grid of the add and edit forms (docs/product.md §Settings). */
@@ -36,6 +38,7 @@ export function PersonFields({
   disabled,
   allowFullAddress,
   emailPlaceholder,
+  synced = false,
 }: PersonFieldsProps) {
   const text = (field: 'first_name' | 'last_name' | 'position', label: string) => (
     <TextInput
@@ -45,7 +48,7 @@ export function PersonFields({
       onChange={(e) => onChange(field, e.currentTarget.value)}
       error={field === 'position' ? undefined : hasError(field)}
       withAsterisk={field !== 'position'}
-      disabled={disabled}
+      disabled={disabled || synced}
       autoComplete="off"
     />
   );
@@ -61,7 +64,7 @@ export function PersonFields({
         allowFullAddress={allowFullAddress}
         error={hasError('local')}
         withAsterisk
-        disabled={disabled}
+        disabled={disabled || synced}
         placeholder={emailPlaceholder}
         autoComplete="off"
       />
@@ -76,10 +79,19 @@ interface RoleAndDepartmentProps {
   onChange: (field: 'roleId' | 'departmentId', value: string | null) => void;
   hasError: (field: 'role' | 'department') => boolean;
   disabled: boolean;
+  /** The department comes from the directory (a synced person). */
+  departmentLocked?: boolean;
 }
 
 /** The role and department choices of an employee form (both required, docs/product.md §Settings). */
-export function RoleAndDepartment({ roleId, departmentId, onChange, hasError, disabled }: RoleAndDepartmentProps) {
+export function RoleAndDepartment({
+  roleId,
+  departmentId,
+  onChange,
+  hasError,
+  disabled,
+  departmentLocked = false,
+}: RoleAndDepartmentProps) {
   return (
     <>
       <RoleSelect value={roleId} onChange={(v) => onChange('roleId', v)} error={hasError('role')} disabled={disabled} />
@@ -87,7 +99,7 @@ export function RoleAndDepartment({ roleId, departmentId, onChange, hasError, di
         value={departmentId}
         onChange={(v) => onChange('departmentId', v)}
         error={hasError('department')}
-        disabled={disabled}
+        disabled={disabled || departmentLocked}
       />
     </>
   );

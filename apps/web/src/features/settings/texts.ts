@@ -60,6 +60,8 @@ export const T = {
   fillAll: 'Пожалуйста, заполните все поля',
   badEmail: 'Некорректный email',
   selfDelete: 'Вы не можете удалить свою собственную учетную запись',
+  fromDirectory:
+    'Сотрудник синхронизируется с каталогом (Active Directory): имя, email, отдел и должность меняются только там, а если его учётную запись отключат, он будет удалён и здесь. Роль и курсы можно изменить.',
 
   // docs/product.md §Settings 'Пользователь ... успешно добавлен/обновлен/удален', one text per outcome; the server's
   // result.message is shown when present
