@@ -54,6 +54,7 @@ const protectedScreens: RouteObject[] = [
   { path: 'settings/departments', ...screen(() => import('../features/settings/DepartmentsPage')) },
   { path: 'settings/groups', ...screen(() => import('../features/settings/GroupsPage')) },
   { path: 'settings/mail-log', ...screen(() => import('../features/settings/MailLogPage')) },
+  { path: 'settings/import', ...screen(() => import('../features/settings/ImportPage')) },
   { path: 'profile', ...screen(() => import('../features/profile/ProfilePage')) },
   { path: 'analytics', ...screen(() => import('../features/analytics/AnalyticsPage')) },
 ];
