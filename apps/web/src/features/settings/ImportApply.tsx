@@ -27,15 +27,18 @@ export function BusyBar({ label }: { label: string }) {
 
 interface ImportApplyProps {
   batch: PeopleBatch;
+  /** Back to an empty form. */
   onAnother: () => void;
+  /** Back to the form with the same file and choices, to check them again. */
+  onAgain: () => void;
 }
 
 /**
  * Step 4: 'Применить изменения' (a confirmation first when people would be deleted), the bar while
  * the server writes, then what was done. A 409 means the company changed since the check (or the
- * batch was applied meanwhile): the dry run no longer holds, so the way on is to upload again.
+ * batch was applied meanwhile): the dry run no longer holds, so the one way on is to check again.
  */
-export function ImportApply({ batch, onAnother }: ImportApplyProps) {
+export function ImportApply({ batch, onAnother, onAgain }: ImportApplyProps) {
   const apply = useApplyImport(batch.id);
   const [confirming, setConfirming] = useState(false);
   const hintId = useId();
@@ -52,12 +55,30 @@ export function ImportApply({ batch, onAnother }: ImportApplyProps) {
       // shown below the button
     }
   };
-  const conflict = errorStatus(apply.error) === 409;
   const problem = apply.isError
     ? isNetworkError(apply.error)
       ? TEXT_NETWORK_ERROR
       : messageOr(apply.error, I.applyError)
     : null;
+
+  if (errorStatus(apply.error) === 409) {
+    return (
+      <Alert
+        color="red"
+        variant="light"
+        radius="lg"
+        icon={<IconAlertCircle size={20} aria-hidden="true" />}
+        role="alert"
+      >
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">{problem}</Text>
+          <Button onClick={onAgain} leftSection={<IconReload size={18} aria-hidden="true" />}>
+            {I.uploadAgain}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
 
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
@@ -69,7 +90,7 @@ export function ImportApply({ batch, onAnother }: ImportApplyProps) {
             <Button
               w={{ base: '100%', xs: 'auto' }}
               onClick={() => (deletes > 0 ? setConfirming(true) : void run())}
-              disabled={changes === 0 || conflict}
+              disabled={changes === 0}
               aria-describedby={changes === 0 ? hintId : undefined}
               leftSection={<IconPlayerPlay size={18} aria-hidden="true" />}
             >
@@ -92,14 +113,7 @@ export function ImportApply({ batch, onAnother }: ImportApplyProps) {
         ) : null}
         {problem ? (
           <Alert color="red" variant="light" icon={<IconAlertCircle size={18} aria-hidden="true" />} role="alert">
-            <Stack gap="sm" align="flex-start">
-              <Text size="sm">{problem}</Text>
-              {conflict ? (
-                <Button size="xs" variant="white" color="red" onClick={onAnother}>
-                  {I.uploadAgain}
-                </Button>
-              ) : null}
-            </Stack>
+            {problem}
           </Alert>
         ) : null}
       </Stack>
@@ -117,7 +131,7 @@ export function ImportApply({ batch, onAnother }: ImportApplyProps) {
 }
 
 /** The applied batch: what was done and when, and the ways on. */
-function Applied({ batch, onAnother }: ImportApplyProps) {
+function Applied({ batch, onAnother }: Pick<ImportApplyProps, 'batch' | 'onAnother'>) {
   const timeZone = usePublicConfig().data?.time_zone;
   return (
     <Alert color="green" variant="light" radius="lg" icon={<IconCircleCheck size={20} aria-hidden="true" />}>

@@ -1,10 +1,11 @@
 import { Anchor, Group, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Link } from '../../shared/Link';
 import { ImportResult } from './ImportResult';
 import { IMPORT_TEXTS as I } from './importTexts';
-import { ImportUploadForm } from './ImportUploadForm';
+import { ImportUploadForm, type UploadDraft } from './ImportUploadForm';
 import { SettingsFrame } from './SettingsFrame';
 
 /** The dry run shown is in the address (`?batch=12`): a reload or a shared link opens it again. */
@@ -31,6 +32,8 @@ function batchOf(params: URLSearchParams): number | null {
 function ImportScreen() {
   const [params, setParams] = useSearchParams();
   const batchId = batchOf(params);
+  // the last file sent, while this page is open: after a 409 it is checked again without choosing it anew
+  const [sent, setSent] = useState<UploadDraft | null>(null);
   return (
     <Stack gap="md">
       <Anchor component={Link} to="/settings" size="sm" fw={500} style={{ alignSelf: 'flex-start' }}>
@@ -43,10 +46,24 @@ function ImportScreen() {
         {I.title}
       </Title>
       {batchId === null ? (
-        <ImportUploadForm onChecked={(batch) => setParams({ [BATCH_PARAM]: String(batch.id) })} />
+        <ImportUploadForm
+          initial={sent}
+          onChecked={(batch, draft) => {
+            setSent(draft);
+            setParams({ [BATCH_PARAM]: String(batch.id) });
+          }}
+        />
       ) : (
         // keyed: another batch starts with its own filter, page and apply state
-        <ImportResult key={batchId} id={batchId} onAnother={() => setParams({})} />
+        <ImportResult
+          key={batchId}
+          id={batchId}
+          onAnother={() => {
+            setSent(null);
+            setParams({});
+          }}
+          onAgain={() => setParams({})}
+        />
       )}
     </Stack>
   );

@@ -30,10 +30,12 @@ interface ImportResultProps {
   id: number;
   /** Back to step 1 with an empty form. */
   onAnother: () => void;
+  /** Back to step 1 with the file and choices of this check (after a 409). */
+  onAgain: () => void;
 }
 
 /** Steps 3 and 4: what importing the file would do, row by row, and applying it. */
-export function ImportResult({ id, onAnother }: ImportResultProps) {
+export function ImportResult({ id, onAnother, onAgain }: ImportResultProps) {
   const batch = useImportBatch(id);
   const heading = useRef<HTMLHeadingElement>(null);
   const loaded = batch.data !== undefined;
@@ -64,7 +66,7 @@ export function ImportResult({ id, onAnother }: ImportResultProps) {
   return (
     <Stack gap="md">
       <Summary batch={batch.data} headingRef={heading} />
-      <ImportApply batch={batch.data} onAnother={onAnother} />
+      <ImportApply batch={batch.data} onAnother={onAnother} onAgain={onAgain} />
       <BatchRows batch={batch.data} />
     </Stack>
   );

@@ -46,10 +46,22 @@ function uploadProblem(error: unknown): string {
   return messageOr(error, I.checkError);
 }
 
+/** What was sent: the file and the choices, kept to check them again. */
+export interface UploadDraft {
+  file: File;
+  options: PeopleImportOptions;
+}
+
+interface ImportUploadFormProps {
+  /** The form starts with these (checking the same file again); empty by default. */
+  initial: UploadDraft | null;
+  onChecked: (batch: PeopleBatch, sent: UploadDraft) => void;
+}
+
 /** Steps 1 and 2: what the file holds, the template, the file and the three choices; then the upload. */
-export function ImportUploadForm({ onChecked }: { onChecked: (batch: PeopleBatch) => void }) {
-  const [file, setFile] = useState<File | null>(null);
-  const [options, setOptions] = useState<PeopleImportOptions>(DEFAULT_OPTIONS);
+export function ImportUploadForm({ initial, onChecked }: ImportUploadFormProps) {
+  const [file, setFile] = useState<File | null>(initial?.file ?? null);
+  const [options, setOptions] = useState<PeopleImportOptions>(initial?.options ?? DEFAULT_OPTIONS);
   const [problem, setProblem] = useState<string | null>(null);
   const [stage, setStage] = useState<Stage>({ step: 'idle' });
   const upload = useUploadPeople();
@@ -68,7 +80,7 @@ export function ImportUploadForm({ onChecked }: { onChecked: (batch: PeopleBatch
         options,
         onProgress: (percent) => setStage(percent >= 100 ? { step: 'checking' } : { step: 'sending', percent }),
       });
-      onChecked(batch);
+      onChecked(batch, { file, options });
     } catch (error) {
       setProblem(uploadProblem(error));
       setStage({ step: 'idle' });
@@ -127,6 +139,8 @@ export function ImportUploadForm({ onChecked }: { onChecked: (batch: PeopleBatch
             disabled={busy}
             leftSection={<IconFileUpload size={18} aria-hidden="true" />}
             maw={560}
+            // Mantine's placeholder grey is 2:1 on white; the dimmed text colour reaches 4.5:1
+            styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
           />
 
           <Stack gap="sm">

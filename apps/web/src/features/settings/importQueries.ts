@@ -42,6 +42,8 @@ export const importBatchQuery = (id: number) =>
   queryOptions({
     queryKey: importKeys.batch(id),
     queryFn: async () => parseAnswer(peopleBatchResponse, (await http.get<unknown>(`${BASE}/${id}`)).data).data,
+    // it changes only when applied, which puts the answer here itself: the upload's answer is not asked for again
+    staleTime: 30_000,
   });
 
 /** GET …/{id}/rows?page=&per_page=[&action=]: one page of rows in file order. */
