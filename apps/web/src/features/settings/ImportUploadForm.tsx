@@ -135,7 +135,7 @@ export function ImportUploadForm({ initial, onChecked }: ImportUploadFormProps) 
               setFile(next);
               setProblem(null);
             }}
-            clearable
+            clearable={!busy}
             disabled={busy}
             leftSection={<IconFileUpload size={18} aria-hidden="true" />}
             maw={560}
