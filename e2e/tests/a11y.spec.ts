@@ -27,6 +27,7 @@ test('the catalogue and the settings tabs pass axe', async ({ page }) => {
     ['/settings/departments', 'Настройка школы'],
     ['/settings/groups', 'Настройка школы'],
     ['/settings/audit', 'Настройка школы'],
+    ['/settings/import', 'Импорт сотрудников'],
   ] as const) {
     await page.goto(`${baseUrl()}${path}`);
     await expect(page.getByText(ready).first()).toBeVisible();

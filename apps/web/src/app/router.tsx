@@ -55,6 +55,7 @@ const protectedScreens: RouteObject[] = [
   { path: 'settings/groups', ...screen(() => import('../features/settings/GroupsPage')) },
   { path: 'settings/audit', ...screen(() => import('../features/settings/AuditPage')) },
   { path: 'settings/mail-log', ...screen(() => import('../features/settings/MailLogPage')) },
+  { path: 'settings/import', ...screen(() => import('../features/settings/ImportPage')) },
   { path: 'profile', ...screen(() => import('../features/profile/ProfilePage')) },
   { path: 'analytics', ...screen(() => import('../features/analytics/AnalyticsPage')) },
 ];

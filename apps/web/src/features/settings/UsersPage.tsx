@@ -1,12 +1,15 @@
 import { initials } from '@lms/contract';
-import { Avatar, Center, Group, Skeleton, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { Avatar, Button, Center, Group, Skeleton, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconFileImport } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorStatus } from '../../lib/errors';
 import { formatRelativeTime } from '../../lib/relativeTime';
 import { ExportMenu } from '../../shared/ExportMenu';
+import { Link } from '../../shared/Link';
 import { AddUsersModal } from './AddUsersModal';
 import { EditUserModal } from './EditUserModal';
+import { IMPORT_TEXTS } from './importTexts';
 import { USERS_PER_PAGE, useUsersPage, type AdminUser } from './queries';
 import { SafeHtml } from './SafeHtml';
 import { PagedTableCard, PageNav, usePage } from './Paging';
@@ -122,7 +125,20 @@ function UsersTab() {
         placeholder={T.searchUsers}
         addLabel={T.addUsers}
         onAdd={add.open}
-        actions={<ExportMenu path={EXPORT_PATH} filters={{ search: debounced }} grow />}
+        actions={
+          <>
+            <Button
+              component={Link}
+              to="/settings/import"
+              variant="default"
+              flex={{ base: '1 1 auto', xs: 'none' }}
+              leftSection={<IconFileImport size={18} aria-hidden="true" />}
+            >
+              {IMPORT_TEXTS.button}
+            </Button>
+            <ExportMenu path={EXPORT_PATH} filters={{ search: debounced }} grow />
+          </>
+        }
       />
       <PagedTableCard loading={users.isPlaceholderData}>{phone ? cards : table}</PagedTableCard>
       <PageNav label={T.usersPages} shown={T.usersShown} state={paged} page={page} onChange={setPage} phone={phone} />
