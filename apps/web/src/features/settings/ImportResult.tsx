@@ -19,6 +19,7 @@ import { errorStatus, messageOr } from '../../lib/errors';
 import { ImportApply } from './ImportApply';
 import { BatchRow, CompactBatchRow } from './ImportRows';
 import { IMPORT_ROWS_PER_PAGE, useImportBatch, useImportRows } from './importQueries';
+import { DIRECTORY_TEXTS } from './directorySync';
 import { ACTION_COLORS, IMPORT_TEXTS as I } from './importTexts';
 import { PagedTableCard, PageNav, usePage } from './Paging';
 import { DataTableBody, ErrorState, SettingsTable } from './ui';
@@ -107,9 +108,11 @@ function Summary({ batch, headingRef }: SummaryProps) {
             {batch.status === 'applied' ? I.statusApplied : I.statusPreviewed}
           </Badge>
         </Group>
-        {batch.status === 'previewed' ? <Text size="sm">{I.checked(batch.file_name)}</Text> : null}
+        {batch.status === 'previewed' ? (
+          <Text size="sm">{batch.source === 'directory' ? I.checkedDirectory : I.checked(batch.file_name)}</Text>
+        ) : null}
         <Text size="xs" c="dimmed">
-          {chosenOptions(batch)}
+          {batch.source === 'directory' ? DIRECTORY_TEXTS.rules : chosenOptions(batch)}
         </Text>
         <Group gap="xs" wrap="wrap" component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label={I.counts}>
           {PEOPLE_ACTIONS.map((action) => (

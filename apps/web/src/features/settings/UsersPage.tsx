@@ -1,13 +1,14 @@
 import { initials } from '@lms/contract';
 import { Avatar, Button, Center, Group, Skeleton, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue, useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconFileImport } from '@tabler/icons-react';
+import { IconCloudDown, IconFileImport } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorStatus } from '../../lib/errors';
 import { formatRelativeTime } from '../../lib/relativeTime';
 import { ExportMenu } from '../../shared/ExportMenu';
 import { Link } from '../../shared/Link';
 import { AddUsersModal } from './AddUsersModal';
+import { DirectorySyncButton } from './DirectorySyncButton';
 import { EditUserModal } from './EditUserModal';
 import { IMPORT_TEXTS } from './importTexts';
 import { USERS_PER_PAGE, useUsersPage, type AdminUser } from './queries';
@@ -127,6 +128,7 @@ function UsersTab() {
         onAdd={add.open}
         actions={
           <>
+            <DirectorySyncButton />
             <Button
               component={Link}
               to="/settings/import"
@@ -204,6 +206,15 @@ function UserCard({ user, onOpen }: { user: AdminUser; onOpen: () => void }) {
   );
 }
 
+/** The mark of a person the directory sync keeps. */
+function FromDirectory() {
+  return (
+    <Tooltip label={T.fromDirectoryMark} withArrow>
+      <IconCloudDown size={16} color="var(--mantine-color-blue-7)" aria-label={T.fromDirectoryMark} role="img" />
+    </Tooltip>
+  );
+}
+
 function UserRow({ user, onOpen }: { user: AdminUser; onOpen: () => void }) {
   return (
     <Table.Tr {...rowOpenProps(onOpen)} data-testid="user-row">
@@ -212,9 +223,12 @@ function UserRow({ user, onOpen }: { user: AdminUser; onOpen: () => void }) {
           <Group gap="sm" wrap="nowrap">
             <UserAvatar user={user} />
             <div style={{ minWidth: 0 }}>
-              <Text size="sm" fw={600} lineClamp={1}>
-                <SafeHtml html={user.name} />
-              </Text>
+              <Group gap={6} wrap="nowrap">
+                <Text size="sm" fw={600} lineClamp={1}>
+                  <SafeHtml html={user.name} />
+                </Text>
+                {user.from_directory ? <FromDirectory /> : null}
+              </Group>
               {user.position ? (
                 <Text size="xs" c="dimmed" lineClamp={1}>
                   <SafeHtml html={user.position} />
