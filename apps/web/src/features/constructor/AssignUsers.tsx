@@ -5,6 +5,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import classes from './Constructor.module.css';
 import { AssignedList, AssignedRow, AssignmentBlock, type ApplyChange, type Changed } from './AssignmentBlocks';
+import { normalizeQuery, textMatches } from '../../lib/search';
 import { useCandidates } from './assignmentQueries';
 import { AT } from './assignmentTexts';
 
@@ -37,12 +38,14 @@ export function UsersBlock({ courseId, users, total, busy, apply, add, remove }:
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const candidates = useCandidates(courseId, debounced, opened || debounced !== '');
   const found = useMemo(() => new Map((candidates.data ?? []).map((c) => [String(c.id), c])), [candidates.data]);
-  const data = (candidates.data ?? []).map((c: AssignmentCandidate) => ({
-    value: String(c.id),
-    label: c.name,
-    disabled: c.assigned,
-  }));
   const waiting = candidates.isFetching || search.trim() !== debounced;
+  // Until the answer for what is typed comes, the last one is narrowed here, so that the list never
+  // shows people who plainly do not match (the server's answer then replaces it).
+  const stale = candidates.isPlaceholderData || search.trim() !== debounced;
+  const query = normalizeQuery(search);
+  const data = (candidates.data ?? [])
+    .filter((c: AssignmentCandidate) => !stale || textMatches(query, c.name, c.email))
+    .map((c) => ({ value: String(c.id), label: c.name, disabled: c.assigned }));
 
   const submit = async () => {
     if (await apply(() => add(chosen.map(Number)))) setChosen([]);
