@@ -156,6 +156,49 @@ const RULES: Record<string, Rule> = {
     ok: 404,
     path: '/api/admin/tests/999999/questions',
   },
+  'GET /api/courses/:courseId/assignment': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/assignment',
+  },
+  'GET /api/courses/:courseId/assignment/candidates': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/assignment/candidates',
+  },
+  'POST /api/courses/:courseId/assignment/departments': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/assignment/departments',
+    body: { department_ids: [1] },
+  },
+  'DELETE /api/courses/:courseId/assignment/departments/:departmentId': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/assignment/departments/1',
+  },
+  'POST /api/courses/:courseId/assignment/groups': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/assignment/groups',
+    body: { group_ids: [1] },
+  },
+  'DELETE /api/courses/:courseId/assignment/groups/:groupId': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/assignment/groups/1',
+  },
+  'POST /api/courses/:courseId/assignment/users': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/assignment/users',
+    body: { user_ids: [1] },
+  },
+  'DELETE /api/courses/:courseId/assignment/users/:userId': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/assignment/users/1',
+  },
   'POST /api/upload-image': { access: 'constructor.manage', ok: 422 },
   'POST /api/upload-file': { access: 'constructor.manage', ok: 422 },
   'GET /api/courses/:courseId/modules-structured': {

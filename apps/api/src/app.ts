@@ -33,6 +33,8 @@ import { AttemptsService } from './modules/attempts/service.js';
 import { learningRoutes } from './modules/learning/routes.js';
 import { analyticsRoutes } from './modules/analytics/routes.js';
 import { AnalyticsService } from './modules/analytics/service.js';
+import { assignmentRoutes } from './modules/assignment/routes.js';
+import { AssignmentService } from './modules/assignment/service.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { AuditRepository } from './modules/audit/repository.js';
 import { AuditService } from './modules/audit/service.js';
@@ -285,11 +287,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
   await app.register(usersRoutes(usersService, config));
   await app.register(mailLogRoutes(mailLog));
+  const departmentsRepo = new DepartmentsRepository(uow);
+  const groupsRepo = new GroupsRepository(uow);
   await app.register(
-    departmentsRoutes(new DepartmentsService(uow, new DepartmentsRepository(uow), courseOptions, enrollments, clock)),
+    departmentsRoutes(new DepartmentsService(uow, departmentsRepo, courseOptions, enrollments, clock, audit)),
   );
+  await app.register(groupsRoutes(new GroupsService(uow, groupsRepo, users, courseOptions, enrollments, clock, audit)));
+  // A course's own 'Назначение': the same enrollment sources as the two tabs above, for authors too.
   await app.register(
-    groupsRoutes(new GroupsService(uow, new GroupsRepository(uow), users, courseOptions, enrollments, clock)),
+    assignmentRoutes(
+      new AssignmentService(uow, courses, departmentsRepo, groupsRepo, users, usersService, enrollments, audit, clock),
+    ),
   );
 
   const stateReads = new LearningStateReads(uow, courses, progress, enrollment, new KeptCourseList(uow), clock);

@@ -16,3 +16,4 @@ export * from './links.js';
 export * from './people.js';
 export * from './peopleImport.js';
 export * from './audit.js';
+export * from './assignment.js';

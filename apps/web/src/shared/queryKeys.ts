@@ -16,6 +16,13 @@ export const ziggyQueryKey = ['ziggy'] as const;
 /** The catalogue (GET /api/courses): refreshed when the constructor changes a course's title, image or state. */
 export const catalogueQueryKey = ['catalogue'] as const;
 
+/**
+ * Every answer of the school settings screens (employees, departments, study groups, an employee's
+ * courses): their keys all begin with it. A course assigned from the course's own settings changes
+ * what they show, so it refreshes them all by this prefix.
+ */
+export const settingsQueryKey = ['settings'] as const;
+
 /** The home page's courses (GET /api/user/courses). */
 export const userCoursesQueryKey = ['user-courses'] as const;
 

@@ -1,4 +1,4 @@
-import type { AuthUser, ConstructorCourse, HomeCourse, MenuItem } from '@lms/contract';
+import type { AuthUser, ConstructorCourse, CourseAssignment, HomeCourse, MenuItem } from '@lms/contract';
 
 export const adminUser: AuthUser = {
   authenticated: true,
@@ -82,6 +82,20 @@ export function constructorCourse(over: Partial<ConstructorCourse> = {}): Constr
     recurrence_value: 365,
     recurrence_unit: 'days',
     accessibility: 'everyone',
+    ...over,
+  };
+}
+
+/** A course's 'Назначение' (GET /api/courses/7/assignment): nobody yet, with any changes. */
+export function courseAssignment(over: Partial<CourseAssignment> = {}): CourseAssignment {
+  return {
+    course: { id: 7, name: 'Продажи' },
+    learners: 0,
+    departments: [],
+    groups: [],
+    users: [],
+    users_total: 0,
+    choices: { departments: [], groups: [] },
     ...over,
   };
 }

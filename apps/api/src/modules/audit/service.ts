@@ -34,6 +34,9 @@ export interface ChangeOrigin {
   batchId?: number | null;
 }
 
+/** A change made by hand on a screen by the signed-in person. */
+export const manualBy = (actor: Actor): ChangeOrigin => ({ actor, source: 'manual' });
+
 /** Someone or something a course is assigned to, by name as it is now. */
 export interface AssignmentHolder {
   kind: AuditSubject;

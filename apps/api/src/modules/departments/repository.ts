@@ -48,6 +48,17 @@ export class DepartmentsRepository {
     }));
   }
 
+  /** Id and name of every department, in the list's order (without their courses). */
+  names(): Promise<{ id: number; name: string }[]> {
+    return this.db
+      .selectFrom('departments')
+      .select(['id', 'name'])
+      .orderBy(sql`coalesce(sort_order, 0)`)
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
+  }
+
   async find(id: number): Promise<DepartmentRecord | undefined> {
     return (await this.list(id))[0];
   }

@@ -8,6 +8,7 @@ import {
   successResponse,
 } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { actorOf } from '../audit/service.js';
 import { DEPARTMENT_MESSAGES, type DepartmentsService } from './service.js';
 
 const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 422: errorResponse };
@@ -35,7 +36,7 @@ export const departmentsRoutes =
         schema: { tags: ['settings'], body: departmentRequest, response: { 201: departmentResponse, ...errors } },
       },
       async (request, reply) => {
-        const item = await departments.create(request.body);
+        const item = await departments.create(actorOf(await request.requireUser()), request.body);
         return reply.code(201).send({ result: { success: true as const, message: DEPARTMENT_MESSAGES.added, item } });
       },
     );
@@ -52,7 +53,7 @@ export const departmentsRoutes =
         },
       },
       async (request) => {
-        const item = await departments.update(request.params.id, request.body);
+        const item = await departments.update(actorOf(await request.requireUser()), request.params.id, request.body);
         return { result: { success: true as const, message: DEPARTMENT_MESSAGES.updated, item } };
       },
     );
@@ -64,7 +65,7 @@ export const departmentsRoutes =
         schema: { tags: ['settings'], params: idParam, response: { 200: successResponse, ...errors } },
       },
       async (request) => {
-        await departments.delete(request.params.id);
+        await departments.delete(actorOf(await request.requireUser()), request.params.id);
         return { result: { success: true as const, message: DEPARTMENT_MESSAGES.deleted } };
       },
     );

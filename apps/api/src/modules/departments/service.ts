@@ -1,4 +1,5 @@
 import type { UnitOfWork } from '../../db/unitOfWork.js';
+import type { Actor, AuditService } from '../audit/service.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { CourseHolderService } from './courseHolderService.js';
 import type { CourseOptions } from '../enrollment/courseOptions.js';
@@ -15,6 +16,7 @@ export const DEPARTMENT_MESSAGES = {
 /** Departments; their courses enroll every member (docs/rules.md §Enrollment). */
 export class DepartmentsService extends CourseHolderService<DepartmentRecord> {
   protected readonly notFoundMessage = DEPARTMENT_MESSAGES.notFound;
+  protected readonly kind = 'department';
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -22,35 +24,42 @@ export class DepartmentsService extends CourseHolderService<DepartmentRecord> {
     protected readonly courses: CourseOptions,
     private readonly enrollment: EnrollmentService,
     private readonly clock: Clock,
+    protected readonly audit: AuditService,
   ) {
     super();
   }
 
-  create(input: DepartmentInput) {
+  create(actor: Actor, input: DepartmentInput) {
     return this.uow.run(async () => {
       const courseIds = await this.courses.checkIds(input.course_ids);
       const now = iso(this.clock.now());
       const id = await this.repo.insert(input, now);
-      await this.enrollment.setDepartmentCourses(id, courseIds, now);
-      return this.get(id);
+      const change = await this.enrollment.setDepartmentCourses(id, courseIds, now);
+      const created = await this.get(id);
+      await this.recordCourses(actor, created, change);
+      return created;
     });
   }
 
-  update(id: number, input: DepartmentInput) {
+  update(actor: Actor, id: number, input: DepartmentInput) {
     return this.uow.run(async () => {
       await this.get(id);
       const courseIds = await this.courses.checkIds(input.course_ids);
       const now = iso(this.clock.now());
       await this.repo.update(id, input, now);
-      await this.enrollment.setDepartmentCourses(id, courseIds, now);
-      return this.get(id);
+      const change = await this.enrollment.setDepartmentCourses(id, courseIds, now);
+      const updated = await this.get(id);
+      await this.recordCourses(actor, updated, change);
+      return updated;
     });
   }
 
-  delete(id: number): Promise<void> {
+  /** The department goes, and with it its courses' assignments (recorded as taken from it). */
+  delete(actor: Actor, id: number): Promise<void> {
     return this.uow.run(async () => {
-      await this.get(id);
-      await this.enrollment.departmentDeleted(id);
+      const department = await this.get(id);
+      const removed = await this.enrollment.departmentDeleted(id);
+      await this.recordCourses(actor, department, { added: [], removed });
       await this.repo.delete(id);
     });
   }

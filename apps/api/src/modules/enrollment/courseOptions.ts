@@ -16,6 +16,12 @@ export class CourseOptions {
     return unique;
   }
 
+  /** Id and name of the given live courses, by title (what the audit records of an assignment). */
+  async named(ids: readonly number[]): Promise<{ id: number; name: string }[]> {
+    if (ids.length === 0) return [];
+    return (await this.courses.titles(ids)).map((r) => ({ id: r.id, name: r.title }));
+  }
+
   async options(ids: readonly number[]) {
     if (ids.length === 0) return [];
     const rows = await this.courses.titles(ids);

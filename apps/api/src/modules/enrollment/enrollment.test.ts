@@ -94,7 +94,7 @@ describe(`maintained enrollments equal the sources after any sequence of changes
     for (let step = 0; step < 70; step++) {
       // Time passes between changes (enrolment times differ), within the session's idle limit.
       ctx.clock.advance(rnd.int(5) * HOUR + 1000);
-      const op = rnd.int(10);
+      const op = rnd.int(12);
       let what = '';
       if (op === 0 || departments.length === 0) {
         what = 'department created';
@@ -178,6 +178,21 @@ describe(`maintained enrollments equal the sources after any sequence of changes
         what = 'course deleted';
         const id = courses.splice(rnd.int(courses.length), 1)[0];
         await ok(what, await admin.delete(`/api/admin/courses/${id}`));
+      } else if (op === 10) {
+        // The course's own 'Назначение': one course given to holders of each kind in place.
+        what = 'course given from the course';
+        const base = `/api/courses/${rnd.pick(courses)}/assignment`;
+        const [departmentIds, groupIds, userIds] = [rnd.some(departments), rnd.some(groups), rnd.some(users)];
+        if (departmentIds.length > 0)
+          await ok(what, await admin.post(`${base}/departments`, { department_ids: departmentIds }));
+        if (groupIds.length > 0) await ok(what, await admin.post(`${base}/groups`, { group_ids: groupIds }));
+        if (userIds.length > 0) await ok(what, await admin.post(`${base}/users`, { user_ids: userIds }));
+      } else if (op === 11) {
+        what = 'course taken from the course';
+        const base = `/api/courses/${rnd.pick(courses)}/assignment`;
+        await ok(what, await admin.delete(`${base}/departments/${rnd.pick(departments)}`));
+        if (groups.length > 0) await ok(what, await admin.delete(`${base}/groups/${rnd.pick(groups)}`));
+        await ok(what, await admin.delete(`${base}/users/${rnd.pick(users)}`));
       } else continue;
       await expectExact(`step ${step}: ${what}`);
     }

@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import type { LearningStates } from '../progress/states.js';
 import type { EnrollmentFilter, EnrollmentRepository } from './repository.js';
-import type { EnrollmentSources } from './sources.js';
+import type { CourseHolders, EnrollmentSources, SetChange } from './sources.js';
 
 /**
  * Enrollment (docs/rules.md §Enrollment): the one writer of its sources (direct assignments, department courses,
@@ -29,18 +29,24 @@ export class EnrollmentService {
     return this.sources.directCourses(userId);
   }
 
-  /** Direct assignments added (one already there keeps its time); the user's enrollments follow. */
-  assignToUser(userId: number, courseIds: readonly number[], now: string): Promise<void> {
+  /**
+   * Direct assignments added (one already there keeps its time); the user's enrollments follow.
+   * Returns the courses new to the user (what the audit records).
+   */
+  assignToUser(userId: number, courseIds: readonly number[], now: string): Promise<number[]> {
     return this.atomically(async () => {
-      await this.sources.attachToUser(userId, courseIds, now);
+      const added = await this.sources.attachToUser(userId, courseIds, now);
       await this.refresh({ userIds: [userId] });
+      return added;
     });
   }
 
-  unassignFromUser(userId: number, courseIds: readonly number[]): Promise<void> {
+  /** Direct assignments ended; returns the courses the user had. */
+  unassignFromUser(userId: number, courseIds: readonly number[]): Promise<number[]> {
     return this.atomically(async () => {
-      await this.sources.detachFromUser(userId, courseIds);
+      const removed = await this.sources.detachFromUser(userId, courseIds);
       await this.refresh({ userIds: [userId] });
+      return removed;
     });
   }
 
@@ -74,39 +80,123 @@ export class EnrollmentService {
     });
   }
 
-  /** The department's course set becomes `courseIds`; its members' enrollments follow. */
-  setDepartmentCourses(departmentId: number, courseIds: readonly number[], now: string): Promise<void> {
+  /**
+   * The department's course set becomes `courseIds`; its members' enrollments follow. Returns the
+   * courses added and removed (a course it keeps keeps its time and is neither).
+   */
+  setDepartmentCourses(departmentId: number, courseIds: readonly number[], now: string): Promise<SetChange> {
     return this.atomically(async () => {
-      await this.sources.setDepartmentCourses(departmentId, courseIds, now);
+      const change = await this.sources.setDepartmentCourses(departmentId, courseIds, now);
       await this.refresh({ userIds: await this.sources.departmentMembers(departmentId) });
+      return change;
     });
   }
 
-  /** Before a department is deleted: its courses' assignments end for its members. */
-  departmentDeleted(departmentId: number): Promise<void> {
+  /** Before a department is deleted: its courses' assignments end for its members; returns those courses. */
+  departmentDeleted(departmentId: number): Promise<number[]> {
     return this.atomically(async () => {
       const members = await this.sources.departmentMembers(departmentId);
-      await this.sources.dropDepartment(departmentId);
+      const removed = await this.sources.dropDepartment(departmentId);
       await this.refresh({ userIds: members });
+      return removed;
     });
   }
 
-  /** The group's members and courses become these; the enrollments of everyone in or out follow. */
-  setGroup(groupId: number, links: { userIds: readonly number[]; courseIds: readonly number[] }, now: string) {
+  /**
+   * The group's members and courses become these; the enrollments of everyone in or out follow.
+   * Returns the courses added and removed.
+   */
+  setGroup(
+    groupId: number,
+    links: { userIds: readonly number[]; courseIds: readonly number[] },
+    now: string,
+  ): Promise<SetChange> {
     return this.atomically(async () => {
       const before = await this.sources.groupMembers(groupId);
-      await this.sources.setGroupLinks(groupId, links, now);
+      const change = await this.sources.setGroupLinks(groupId, links, now);
       await this.refresh({ userIds: [...new Set([...before, ...links.userIds])] });
+      return change;
     });
   }
 
-  /** Before a group is deleted: its members leave it and its courses' assignments end. */
-  groupDeleted(groupId: number): Promise<void> {
+  /** Before a group is deleted: its members leave it and its courses' assignments end; returns those courses. */
+  groupDeleted(groupId: number): Promise<number[]> {
     return this.atomically(async () => {
       const members = await this.sources.groupMembers(groupId);
-      await this.sources.dropGroup(groupId);
+      const removed = await this.sources.dropGroup(groupId);
       await this.refresh({ userIds: members });
+      return removed;
     });
+  }
+
+  // ── One course at a time (the course's own 'Назначение'): the same rows as the settings tabs. ──
+
+  /** The departments, groups and users that hold the course. */
+  courseHolders(courseId: number): Promise<CourseHolders> {
+    return this.sources.courseHolders(courseId);
+  }
+
+  /** The number of members of every study group that has any. */
+  groupMemberCounts(): Promise<Map<number, number>> {
+    return this.sources.groupMemberCounts();
+  }
+
+  /** Distinct users enrolled in the course from any source (deleted users have none). */
+  async learnerCount(courseId: number): Promise<number> {
+    return (await this.enrollments.countByCourse([courseId])).get(courseId) ?? 0;
+  }
+
+  /**
+   * The course added to the departments' sets (a department that has it keeps its time); their
+   * members' enrollments in it follow. Returns the departments it was new to.
+   */
+  addCourseToDepartments(courseId: number, departmentIds: readonly number[], now: string): Promise<number[]> {
+    return this.atomically(async () => {
+      const added = await this.sources.addCourseToDepartments(courseId, departmentIds, now);
+      await this.refreshCourse(courseId, await this.sources.departmentsMembers(added));
+      return added;
+    });
+  }
+
+  /** The course taken from the department's set; returns whether it had it. */
+  removeCourseFromDepartment(courseId: number, departmentId: number): Promise<boolean> {
+    return this.atomically(async () => {
+      const removed = await this.sources.removeCourseFromDepartment(courseId, departmentId);
+      if (removed) await this.refreshCourse(courseId, await this.sources.departmentMembers(departmentId));
+      return removed;
+    });
+  }
+
+  /** The course added to the groups' sets; returns the groups it was new to. */
+  addCourseToGroups(courseId: number, groupIds: readonly number[], now: string): Promise<number[]> {
+    return this.atomically(async () => {
+      const added = await this.sources.addCourseToGroups(courseId, groupIds, now);
+      await this.refreshCourse(courseId, await this.sources.groupsMembers(added));
+      return added;
+    });
+  }
+
+  /** The course taken from the group's set; returns whether it had it. */
+  removeCourseFromGroup(courseId: number, groupId: number): Promise<boolean> {
+    return this.atomically(async () => {
+      const removed = await this.sources.removeCourseFromGroup(courseId, groupId);
+      if (removed) await this.refreshCourse(courseId, await this.sources.groupMembers(groupId));
+      return removed;
+    });
+  }
+
+  /** The course assigned directly to the users (one who has it keeps its time); returns those it was new to. */
+  assignCourseToUsers(courseId: number, userIds: readonly number[], now: string): Promise<number[]> {
+    return this.atomically(async () => {
+      const added = await this.sources.assignCourseToUsers(courseId, userIds, now);
+      await this.refreshCourse(courseId, added);
+      return added;
+    });
+  }
+
+  /** Only the course changed, and only for these people: the refresh reads no more than that. */
+  private refreshCourse(courseId: number, userIds: readonly number[]): Promise<void> {
+    return userIds.length === 0 ? Promise.resolve() : this.refresh({ userIds, courseIds: [courseId] });
   }
 
   /** Deleted courses' assignments end: their enrollments go, their learners' records stay. */

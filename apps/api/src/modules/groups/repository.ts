@@ -53,6 +53,11 @@ export class GroupsRepository {
     }));
   }
 
+  /** Id and name of every group, in the list's order (without members and courses). */
+  names(): Promise<{ id: number; name: string }[]> {
+    return this.db.selectFrom('study_groups').select(['id', 'name']).orderBy('name').orderBy('id').execute();
+  }
+
   async find(id: number): Promise<GroupRecord | undefined> {
     return (await this.list(id))[0];
   }

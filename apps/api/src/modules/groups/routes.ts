@@ -8,6 +8,7 @@ import {
 } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../audit/service.js';
 import { GROUP_MESSAGES, type GroupsService } from './service.js';
 
 const errors = { 401: errorResponse, 403: errorResponse, 404: errorResponse, 422: errorResponse };
@@ -35,7 +36,7 @@ export const groupsRoutes =
         schema: { tags: ['settings'], body: studyGroupRequest, response: { 201: studyGroupResponse, ...errors } },
       },
       async (request, reply) => {
-        const item = await groups.create(request.body);
+        const item = await groups.create(actorOf(await request.requireUser()), request.body);
         return reply.code(201).send({ result: { success: true as const, message: GROUP_MESSAGES.added, item } });
       },
     );
@@ -52,7 +53,7 @@ export const groupsRoutes =
         },
       },
       async (request) => {
-        const item = await groups.update(request.params.id, request.body);
+        const item = await groups.update(actorOf(await request.requireUser()), request.params.id, request.body);
         return { result: { success: true as const, message: GROUP_MESSAGES.updated, item } };
       },
     );
@@ -64,7 +65,7 @@ export const groupsRoutes =
         schema: { tags: ['settings'], params: idParam, response: { 204: z.null(), ...errors } },
       },
       async (request, reply) => {
-        await groups.delete(request.params.id);
+        await groups.delete(actorOf(await request.requireUser()), request.params.id);
         return reply.code(204).send(null);
       },
     );

@@ -1,4 +1,5 @@
 import type { UnitOfWork } from '../../db/unitOfWork.js';
+import type { Actor, AuditService } from '../audit/service.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { unprocessable } from '../../platform/errors.js';
 import { CourseHolderService } from '../departments/courseHolderService.js';
@@ -18,6 +19,7 @@ export const GROUP_MESSAGES = {
 /** Study groups; their courses enroll every member (docs/rules.md §Enrollment). */
 export class GroupsService extends CourseHolderService<GroupRecord> {
   protected readonly notFoundMessage = GROUP_MESSAGES.notFound;
+  protected readonly kind = 'group';
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -26,6 +28,7 @@ export class GroupsService extends CourseHolderService<GroupRecord> {
     protected readonly courses: CourseOptions,
     private readonly enrollment: EnrollmentService,
     private readonly clock: Clock,
+    protected readonly audit: AuditService,
   ) {
     super();
   }
@@ -38,31 +41,45 @@ export class GroupsService extends CourseHolderService<GroupRecord> {
     return { name: input.name, user_ids, course_ids: await this.courses.checkIds(input.course_ids) };
   }
 
-  create(input: GroupInput) {
+  create(actor: Actor, input: GroupInput) {
     return this.uow.run(async () => {
       const checked = await this.checked(input);
       const now = iso(this.clock.now());
       const id = await this.repo.insert(checked.name, now);
-      await this.enrollment.setGroup(id, { userIds: checked.user_ids, courseIds: checked.course_ids }, now);
-      return this.get(id);
+      const change = await this.enrollment.setGroup(
+        id,
+        { userIds: checked.user_ids, courseIds: checked.course_ids },
+        now,
+      );
+      const created = await this.get(id);
+      await this.recordCourses(actor, created, change);
+      return created;
     });
   }
 
-  update(id: number, input: GroupInput) {
+  update(actor: Actor, id: number, input: GroupInput) {
     return this.uow.run(async () => {
       await this.get(id);
       const checked = await this.checked(input);
       const now = iso(this.clock.now());
       await this.repo.rename(id, checked.name, now);
-      await this.enrollment.setGroup(id, { userIds: checked.user_ids, courseIds: checked.course_ids }, now);
-      return this.get(id);
+      const change = await this.enrollment.setGroup(
+        id,
+        { userIds: checked.user_ids, courseIds: checked.course_ids },
+        now,
+      );
+      const updated = await this.get(id);
+      await this.recordCourses(actor, updated, change);
+      return updated;
     });
   }
 
-  delete(id: number): Promise<void> {
+  /** The group goes, and with it its courses' assignments (recorded as taken from it). */
+  delete(actor: Actor, id: number): Promise<void> {
     return this.uow.run(async () => {
-      await this.get(id);
-      await this.enrollment.groupDeleted(id);
+      const group = await this.get(id);
+      const removed = await this.enrollment.groupDeleted(id);
+      await this.recordCourses(actor, group, { added: [], removed });
       await this.repo.delete(id);
     });
   }

@@ -126,6 +126,38 @@ export class UsersRepository {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * The live users of the given ids with their department's and role's names, by name: at most
+   * `limit` of them. The ids go in slices, so any number of them stays under the databases' limits
+   * on bound values.
+   */
+  async shownByIds(ids: readonly number[], limit: number): Promise<UserRecord[]> {
+    const out: UserRecord[] = [];
+    for (let i = 0; i < ids.length; i += ROWS_PER_INSERT) {
+      const slice = ids.slice(i, i + ROWS_PER_INSERT);
+      out.push(
+        ...(await byName(this.base().where('users.id', 'in', slice))
+          .limit(limit)
+          .execute()),
+      );
+    }
+    const byNameOrder = (x: UserRecord, y: UserRecord) =>
+      x.last_name.localeCompare(y.last_name, 'ru') || x.first_name.localeCompare(y.first_name, 'ru') || x.id - y.id;
+    return out.sort(byNameOrder).slice(0, limit);
+  }
+
+  /** The number of live users of every department that has any (by `users_department_idx`). */
+  async countByDepartment(): Promise<Map<number, number>> {
+    const rows = await this.live()
+      .select(['users.department_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('users.department_id', 'is not', null)
+      .groupBy('users.department_id')
+      .execute();
+    const counts = new Map<number, number>();
+    for (const r of rows) if (r.department_id !== null) counts.set(r.department_id, Number(r.n));
+    return counts;
+  }
+
   /** Whether a live user's photo is this stored file. */
   async photoInUse(path: string): Promise<boolean> {
     return (await this.live().select('users.id').where('users.photo_path', '=', path).executeTakeFirst()) !== undefined;

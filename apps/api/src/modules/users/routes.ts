@@ -134,7 +134,7 @@ export const usersRoutes =
         schema: { tags: ['settings'], body: userCoursesChange, response: { 200: successResponse, ...errors } },
       },
       async (request) => {
-        await users.attach(request.body.user_id, request.body.course_ids);
+        await users.attach(actorOf(await request.requireUser()), request.body.user_id, request.body.course_ids);
         return { result: { success: true as const } };
       },
     );
@@ -146,7 +146,7 @@ export const usersRoutes =
         schema: { tags: ['settings'], body: userCoursesChange, response: { 200: successResponse, ...errors } },
       },
       async (request) => {
-        await users.detach(request.body.user_id, request.body.course_ids);
+        await users.detach(actorOf(await request.requireUser()), request.body.user_id, request.body.course_ids);
         return { result: { success: true as const } };
       },
     );

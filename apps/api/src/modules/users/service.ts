@@ -177,10 +177,13 @@ export class UsersService {
       const courseIds = await this.courseOptions.checkIds(fields.course_ids);
       const now = iso(this.clock.now());
       const id = await this.repo.insert(input, passwordHash, now);
-      await this.enrollment.assignToUser(id, courseIds, now);
+      const assigned = await this.enrollment.assignToUser(id, courseIds, now);
       const created = await this.repo.find(id);
-      if (created)
-        await this.audit.userCreated(manual(actor), { id, name: fullName(created) }, personFieldsOf(created));
+      if (created) {
+        const person = { id, name: fullName(created) };
+        await this.audit.userCreated(manual(actor), person, personFieldsOf(created));
+        await this.recordCourses(actor, person, { added: assigned, removed: [] });
+      }
       return { id, input };
     });
     const name = fullName(input);
@@ -264,18 +267,38 @@ export class UsersService {
     return this.enrollment.directCourses(id);
   }
 
-  attach(userId: number, courseIds: number[]): Promise<void> {
+  /** Courses assigned to the employee directly; those new to them are recorded in the audit. */
+  attach(actor: Actor, userId: number, courseIds: number[]): Promise<void> {
     return this.uow.run(async () => {
-      if (!(await this.repo.find(userId))) throw notFound(USER_MESSAGES.notFound);
-      await this.enrollment.assignToUser(userId, await this.courseOptions.checkIds(courseIds), iso(this.clock.now()));
+      const user = await this.repo.find(userId);
+      if (!user) throw notFound(USER_MESSAGES.notFound);
+      const checked = await this.courseOptions.checkIds(courseIds);
+      const added = await this.enrollment.assignToUser(userId, checked, iso(this.clock.now()));
+      await this.recordCourses(actor, { id: userId, name: fullName(user) }, { added, removed: [] });
     });
   }
 
-  detach(userId: number, courseIds: number[]): Promise<void> {
+  /** Direct assignments ended (records stay); those the employee had are recorded in the audit. */
+  detach(actor: Actor, userId: number, courseIds: number[]): Promise<void> {
     return this.uow.run(async () => {
-      if (!(await this.repo.find(userId))) throw notFound(USER_MESSAGES.notFound);
-      await this.enrollment.unassignFromUser(userId, [...new Set(courseIds)]);
+      const user = await this.repo.find(userId);
+      if (!user) throw notFound(USER_MESSAGES.notFound);
+      const removed = await this.enrollment.unassignFromUser(userId, [...new Set(courseIds)]);
+      await this.recordCourses(actor, { id: userId, name: fullName(user) }, { added: [], removed });
     });
+  }
+
+  /** Direct assignment changes of an employee, in the audit of people changes (the caller's transaction). */
+  private async recordCourses(
+    actor: Actor,
+    user: { id: number; name: string },
+    change: { added: readonly number[]; removed: readonly number[] },
+  ): Promise<void> {
+    await this.audit.assignments(
+      manual(actor),
+      { kind: 'user', ...user },
+      { added: await this.courseOptions.named(change.added), removed: await this.courseOptions.named(change.removed) },
+    );
   }
 
   roles() {

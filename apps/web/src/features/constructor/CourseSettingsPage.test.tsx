@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mockHttp, type MockReply, type RecordedRequest } from '../../test/http';
 import { renderRoutes, resetToasts } from '../../test/render';
 import CourseSettingsPage from './CourseSettingsPage';
-import { authorUser, constructorCourse } from '../../test/fixtures';
+import { authorUser, constructorCourse, courseAssignment } from '../../test/fixtures';
 
 configure({ asyncUtilTimeout: 5000 });
 
@@ -24,6 +24,10 @@ function setup(routes: Record<string, MockReply> = {}, user: AuthUser = author) 
   const mock = mockHttp({
     'GET /api/check-auth': { status: 200, data: user },
     'GET /api/courses/7': { status: 200, data: { result: { success: true, course } } },
+    'GET /api/courses/7/assignment': {
+      status: 200,
+      data: { result: { success: true, assignment: courseAssignment() } },
+    },
     'PUT /api/courses/7': (request) => {
       saved = request;
       return {

@@ -23,6 +23,7 @@ import { ConstructorBreadcrumbs } from './ConstructorBreadcrumbs';
 import { MissingCourse } from './loadErrors';
 import { ConstructorGate, parseId } from './ConstructorGate';
 import { T } from './texts';
+import { CourseAssignment } from './CourseAssignment';
 
 /** Visibility options (docs/product.md §Course settings): all → everyone, students → enrolled_only, none → nobody. */
 const ACCESS_OPTIONS: { value: Accessibility; label: string }[] = [
@@ -33,8 +34,9 @@ const ACCESS_OPTIONS: { value: Accessibility; label: string }[] = [
 
 /**
  * The course settings page (docs/product.md §Course settings): /management/constructor/{courseId}/settings.
- * Deadline, recurrence and accessibility; the values show only while their switch is on. Only for
- * admins and authors; everyone else sees 'Доступ запрещен'.
+ * Deadline, recurrence and accessibility (the values show only while their switch is on), then whom
+ * the course is assigned to ('Назначение', applied in place). Only for admins and authors; everyone
+ * else sees 'Доступ запрещен'.
  */
 export default function CourseSettingsPage() {
   return (
@@ -58,7 +60,14 @@ function CourseSettings({ courseId }: { courseId: number }) {
   if (course.isPending) body = <LoadingStatus text={T.loading} />;
   else if (course.isError) {
     body = <LoadErrorNotice title={T.courseLoadError} retryLabel={T.retry} query={course} />;
-  } else body = <SettingsForm key={course.data.id} course={course.data} />;
+  } else {
+    body = (
+      <>
+        <SettingsForm key={course.data.id} course={course.data} />
+        <CourseAssignment courseId={course.data.id} />
+      </>
+    );
+  }
 
   return (
     <Stack gap="md">

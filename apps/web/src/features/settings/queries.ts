@@ -26,6 +26,7 @@ import {
 import { useMemo } from 'react';
 import { parseAnswer } from '../../lib/answer';
 import { http } from '../../lib/http';
+import { settingsQueryKey } from '../../shared/queryKeys';
 import { routePath, useZiggy } from '../../shared/ziggy';
 import { crudResource } from './crud';
 
@@ -40,7 +41,7 @@ export interface CourseChoice {
 }
 
 export const settingsKeys = {
-  all: ['settings'] as const,
+  all: settingsQueryKey,
   users: ['settings', 'users'] as const,
   /** One page of the employees tab; under `users`, so invalidating the list refreshes it too. */
   usersPage: (params: UsersPageParams) => ['settings', 'users', 'page', params] as const,
