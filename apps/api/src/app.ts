@@ -38,13 +38,8 @@ import { AssignmentService } from './modules/assignment/service.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { AuditRepository } from './modules/audit/repository.js';
 import { AuditService } from './modules/audit/service.js';
-import { peopleImportRoutes } from './modules/people/routes.js';
-import { PeopleBatchRepository } from './modules/people/repository.js';
-import { PeopleImportService } from './modules/people/service.js';
-import { WelcomeQueue } from './modules/people/welcome.js';
-import { directoryRoutes } from './modules/directory/routes.js';
-import { DirectorySync } from './modules/directory/service.js';
 import { exportsRoutes } from './modules/exports/routes.js';
+import { registerPeople } from './peopleWiring.js';
 import { ExportsService } from './modules/exports/service.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { ProfileService } from './modules/profile/service.js';
@@ -322,23 +317,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Files stream to disk (modules/files/uploads.ts); each route sets its own smaller limit.
   await registerMultipart(app, { fileSize: FILE_MAX_BYTES + 1, files: 1, fields: 10 });
   const uploads = new Uploads(config.dataDir, uow, files, clock);
-  const invitations = new WelcomeQueue(uow, users, mailer, mailContext, clock);
-  app.addHook('preClose', async () => invitations.stop());
-  const peopleImport = new PeopleImportService(
+  const { invitations, directory } = await registerPeople(app, {
+    config,
     uow,
-    new PeopleBatchRepository(uow),
     users,
-    new DepartmentsRepository(uow),
     sessions,
     enrollments,
     audit,
-    invitations,
+    mailer,
+    mailContext,
     clock,
-    config.loginDomain,
-  );
-  await app.register(peopleImportRoutes(peopleImport, config));
-  const directory = new DirectorySync(config.directory, peopleImport, config.publicUrl ?? '');
-  await app.register(directoryRoutes(directory));
+  });
   await app.register(uploadRoutes({ uploads, targets: constructorService }));
   const testsRepo = new TestsRepository(uow);
   const authoring = new TestAuthoring(
