@@ -31,6 +31,8 @@ describe('Settings, the directory sync button', () => {
     expect(calls('/api/admin/directory-sync').map((r) => r.method)).toContain('POST');
     expect(await screen.findByText(/^Каталог прочитан\./)).toBeInTheDocument();
     expect(screen.getByText(/Сотрудников, добавленных вручную, синхронизация не меняет/)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Синхронизация с каталогом' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Загрузить другой файл' })).not.toBeInTheDocument();
   });
 
   it('says why when the directory cannot be read', async () => {

@@ -96,14 +96,16 @@ export function ImportApply({ batch, onAnother, onAgain }: ImportApplyProps) {
             >
               {I.apply}
             </Button>
-            <Button
-              w={{ base: '100%', xs: 'auto' }}
-              variant="default"
-              onClick={onAnother}
-              leftSection={<IconReload size={18} aria-hidden="true" />}
-            >
-              {I.another}
-            </Button>
+            {batch.source === 'directory' ? null : (
+              <Button
+                w={{ base: '100%', xs: 'auto' }}
+                variant="default"
+                onClick={onAnother}
+                leftSection={<IconReload size={18} aria-hidden="true" />}
+              >
+                {I.another}
+              </Button>
+            )}
           </Group>
         )}
         {changes === 0 ? (
@@ -146,9 +148,11 @@ function Applied({ batch, onAnother }: Pick<ImportApplyProps, 'batch' | 'onAnoth
           <Button component={Link} to="/settings" leftSection={<IconArrowLeft size={18} aria-hidden="true" />}>
             {I.toList}
           </Button>
-          <Button variant="default" onClick={onAnother} leftSection={<IconReload size={18} aria-hidden="true" />}>
-            {I.another}
-          </Button>
+          {batch.source === 'directory' ? null : (
+            <Button variant="default" onClick={onAnother} leftSection={<IconReload size={18} aria-hidden="true" />}>
+              {I.another}
+            </Button>
+          )}
         </Group>
       </Stack>
     </Alert>

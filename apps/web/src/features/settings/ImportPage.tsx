@@ -1,8 +1,11 @@
 import { Anchor, Group, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Link } from '../../shared/Link';
+import { DIRECTORY_TEXTS } from './directorySync';
+import { importBatchQuery } from './importQueries';
 import { ImportResult } from './ImportResult';
 import { IMPORT_TEXTS as I } from './importTexts';
 import { ImportUploadForm, type UploadDraft } from './ImportUploadForm';
@@ -32,6 +35,8 @@ function batchOf(params: URLSearchParams): number | null {
 function ImportScreen() {
   const [params, setParams] = useSearchParams();
   const batchId = batchOf(params);
+  // A dry run of the directory sync opens here too, under its own title.
+  const shown = useQuery({ ...importBatchQuery(batchId ?? 0), enabled: batchId !== null });
   // the last file sent, while this page is open: after a 409 it is checked again without choosing it anew
   const [sent, setSent] = useState<UploadDraft | null>(null);
   return (
@@ -43,7 +48,7 @@ function ImportScreen() {
         </Group>
       </Anchor>
       <Title order={2} fz={{ base: 20, sm: 22 }}>
-        {I.title}
+        {batchId !== null && shown.data?.source === 'directory' ? DIRECTORY_TEXTS.title : I.title}
       </Title>
       {batchId === null ? (
         <ImportUploadForm

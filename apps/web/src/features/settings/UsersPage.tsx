@@ -186,9 +186,12 @@ function UserCard({ user, onOpen }: { user: AdminUser; onOpen: () => void }) {
           <UserAvatar user={user} />
           <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
             <Group justify="space-between" gap="xs" wrap="nowrap">
-              <Text size="sm" fw={600} truncate>
-                <SafeHtml html={user.name} />
-              </Text>
+              <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+                <Text size="sm" fw={600} truncate>
+                  <SafeHtml html={user.name} />
+                </Text>
+                {user.from_directory ? <FromDirectory /> : null}
+              </Group>
               <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                 {formatRelativeTime(user.last_activity)}
               </Text>

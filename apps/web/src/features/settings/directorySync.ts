@@ -5,6 +5,7 @@ import { http } from '../../lib/http';
 
 /** Texts of the directory sync (issue 32): the button on the employees tab and its dry run. */
 export const DIRECTORY_TEXTS = {
+  title: 'Синхронизация с каталогом',
   button: 'Синхронизировать',
   hint: 'Прочитать сотрудников из каталога (Active Directory) и показать, что изменится',
   last: (when: string) => `Последняя синхронизация: ${when}`,
