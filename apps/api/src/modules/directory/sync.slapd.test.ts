@@ -241,6 +241,11 @@ describe(`the sync with the directory, a real OpenLDAP (${dialectName})`, () => 
     expect(batch).toMatchObject({ status: 'applied', counts: { create: EMPLOYEES - 1 } });
     const entry = (await admin.get('/api/admin/audit?source=directory&per_page=1')).json().items[0];
     expect(entry).toMatchObject({ actor: null, source: 'directory' });
+    // The next run finds nothing to change: it is not applied, and its rows are not kept.
+    const quiet = await ctx.app.jobs.syncDirectory();
+    expect(quiet).toMatchObject({ status: 'previewed', counts: { create: 0, update: 0, delete: 0 } });
+    expect((await admin.get(`/api/admin/people-import/${quiet.id}/rows`)).json().total).toBe(0);
+    expect((await admin.get('/api/admin/directory-sync')).json().data.last).toMatchObject({ id: quiet.id });
   });
 
   it('says why when the directory cannot be read or is not set up', async () => {

@@ -345,6 +345,23 @@ describe(`importing employees from a file (${dialectName})`, () => {
     expect(signedIn.json().user).toMatchObject({ authenticated: true, must_change_password: true });
   });
 
+  it('keeps a dry run’s rows a week; its head, with the counts, stays', async () => {
+    const file = await xlsxOf([HEADER, ['Орлова', 'Вера', 'vera@example.com', 'Продажи', '', '']]);
+    const old = (await upload(file)).json().data;
+    expect((await rowsOf(old.id)).total).toBe(1);
+    // Made eight days ago (moving the clock would end the admin's session).
+    const eightDaysAgo = new Date(ctx.clock.now().getTime() - 8 * 24 * 3600_000).toISOString();
+    await ctx.db.kysely
+      .updateTable('people_batches')
+      .set({ created_at: eightDaysAgo })
+      .where('id', '=', old.id)
+      .execute();
+    const fresh = (await upload(file)).json().data;
+    expect((await rowsOf(old.id)).total).toBe(0);
+    expect((await admin.get(`/api/admin/people-import/${old.id}`)).json().data.counts).toMatchObject({ create: 1 });
+    expect((await rowsOf(fresh.id)).total).toBe(1);
+  });
+
   it('refuses what it cannot import, with a message and nothing written', async () => {
     const count = async () =>
       (

@@ -155,6 +155,19 @@ export class PeopleBatchRepository {
     return { rows, total: Number(count.n) };
   }
 
+  /** Forgets the rows of the batches made before `before` (their heads, with the counts, stay). */
+  async pruneRows(before: string): Promise<void> {
+    await this.db
+      .deleteFrom('people_batch_rows')
+      .where('batch_id', 'in', (eb) => eb.selectFrom('people_batches').select('id').where('created_at', '<', before))
+      .execute();
+  }
+
+  /** Forgets one batch's rows (a scheduled sync that found nothing to change). */
+  async dropRows(id: number): Promise<void> {
+    await this.db.deleteFrom('people_batch_rows').where('batch_id', '=', id).execute();
+  }
+
   async markApplied(id: number, now: string): Promise<void> {
     await this.db
       .updateTable('people_batches')

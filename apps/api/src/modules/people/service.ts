@@ -9,7 +9,7 @@ import {
   type PersonField,
 } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
-import { iso, type Clock } from '../../platform/clock.js';
+import { DAY, addMs, iso, type Clock } from '../../platform/clock.js';
 import { HttpError, notFound, unprocessable } from '../../platform/errors.js';
 import { hashPassword } from '../../platform/passwords.js';
 import type { SessionRepository } from '../../platform/sessions.js';
@@ -35,6 +35,9 @@ type PeopleSource = PeopleBatch['source'];
 
 /** What a directory entry gives: the role stays the platform's (a new person is a learner). */
 const DIRECTORY_FIELDS: PersonField[] = ['last_name', 'first_name', 'email', 'department', 'position'];
+
+/** How long a dry run's rows are kept (its head, with the counts, stays). */
+const ROWS_KEPT_MS = 7 * DAY;
 
 /** The role a person without one in the file gets. */
 const DEFAULT_ROLE = 'learner';
@@ -94,6 +97,8 @@ export class PeopleImportService {
     return this.uow.run(async () => {
       const plan = await this.plan(run.source, run.inputs, run.columns, run.options, run.actor?.id ?? null);
       const now = iso(this.clock.now());
+      // A dry run's rows are kept a week: hourly syncs of a large directory would otherwise pile up.
+      await this.batches.pruneRows(iso(addMs(this.clock.now(), -ROWS_KEPT_MS)));
       const id = await this.batches.insert(
         { source: run.source, fileName: run.fileName, createdBy: run.actor?.id ?? null, now },
         { ...run.options, columns: run.columns },
@@ -102,6 +107,11 @@ export class PeopleImportService {
       );
       return this.batch(id);
     });
+  }
+
+  /** Forgets a batch's rows, keeping its head (the scheduled sync's run that changed nothing). */
+  dropRows(id: number): Promise<void> {
+    return this.batches.dropRows(id);
   }
 
   /** The newest batch of a source (the directory sync's last run), if any. */
