@@ -1,10 +1,16 @@
 import type { AssignmentCandidate, AssignmentPerson } from '@lms/contract';
-import { Button, Group, MultiSelect, Text } from '@mantine/core';
+import { Group, MultiSelect, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import classes from './Constructor.module.css';
-import { AssignedList, AssignedRow, AssignmentBlock, type ApplyChange, type Changed } from './AssignmentBlocks';
+import {
+  AssignButton,
+  AssignedList,
+  AssignedRow,
+  AssignmentBlock,
+  type ApplyChange,
+  type Changed,
+} from './AssignmentBlocks';
 import { normalizeQuery, textMatches } from '../../lib/search';
 import { useCandidates } from './assignmentQueries';
 import { AT } from './assignmentTexts';
@@ -89,14 +95,7 @@ export function UsersBlock({ courseId, users, total, busy, apply, add, remove }:
             comboboxProps={{ withinPortal: true }}
             disabled={busy && chosen.length === 0}
           />
-          <Button
-            onClick={() => void submit()}
-            disabled={chosen.length === 0}
-            loading={busy && chosen.length > 0}
-            leftSection={<IconPlus size={16} aria-hidden="true" />}
-          >
-            {AT.assign}
-          </Button>
+          <AssignButton chosen={chosen.length} busy={busy} onClick={() => void submit()} />
         </Group>
       }
     >

@@ -73,6 +73,20 @@ export function AssignedRow({ name, detail, busy, onRemove }: RowProps) {
 }
 
 /** The list of assigned rows, or the text saying there are none. */
+/** 'Назначить' next to an add control: enabled once something is chosen, spinning while that is sent. */
+export function AssignButton({ chosen, busy, onClick }: { chosen: number; busy: boolean; onClick: () => void }) {
+  return (
+    <Button
+      onClick={onClick}
+      disabled={chosen === 0}
+      loading={busy && chosen > 0}
+      leftSection={<IconPlus size={16} aria-hidden="true" />}
+    >
+      {AT.assign}
+    </Button>
+  );
+}
+
 export function AssignedList({ empty, children }: { empty: string; children: ReactNode[] }) {
   if (children.length === 0)
     return (
@@ -159,14 +173,7 @@ export function HolderBlock({ texts, assigned, choices, busy, apply, add, remove
             comboboxProps={{ withinPortal: true }}
             disabled={busy && chosen.length === 0}
           />
-          <Button
-            onClick={() => void submit()}
-            disabled={chosen.length === 0}
-            loading={busy && chosen.length > 0}
-            leftSection={<IconPlus size={16} aria-hidden="true" />}
-          >
-            {AT.assign}
-          </Button>
+          <AssignButton chosen={chosen.length} busy={busy} onClick={() => void submit()} />
         </Group>
       }
     >
