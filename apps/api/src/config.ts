@@ -77,6 +77,7 @@ const envSchema = z.object({
   LDAP_ATTR_LAST_NAME: z.string().default('sn'),
   LDAP_ATTR_DEPARTMENT: z.string().default('department'),
   LDAP_ATTR_POSITION: z.string().default('title'),
+  LDAP_ATTR_MANAGER: z.string().default('manager'),
   /** The department is the entry's nearest organizational unit (ou=…) instead of an attribute. */
   LDAP_DEPARTMENT_FROM_OU: bool.default(false),
   /** Entries per page of the search (Active Directory returns at most 1 000). */
@@ -131,7 +132,16 @@ export interface DirectoryConfig {
   disabledFilter: string;
   startTls: boolean;
   caFile: string | undefined;
-  attributes: { id: string; email: string; firstName: string; lastName: string; department: string; position: string };
+  attributes: {
+    id: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    department: string;
+    position: string;
+    /** Holds the DN of the person's line manager. */
+    manager: string;
+  };
   departmentFromOu: boolean;
   pageSize: number;
   /** 0: no scheduled sync. */
@@ -159,6 +169,7 @@ function directoryConfig(e: z.infer<typeof envSchema>): DirectoryConfig | null {
       lastName: e.LDAP_ATTR_LAST_NAME,
       department: e.LDAP_ATTR_DEPARTMENT,
       position: e.LDAP_ATTR_POSITION,
+      manager: e.LDAP_ATTR_MANAGER,
     },
     departmentFromOu: e.LDAP_DEPARTMENT_FROM_OU,
     pageSize: e.LDAP_PAGE_SIZE,

@@ -55,6 +55,8 @@ export const employeeDetail = z.object({
   position: z.string().nullable(),
   department: z.string().nullable(),
   email: z.string(),
+  /** The line manager's name (issue 32), if any. */
+  manager: z.string().nullable(),
   last_activity: z.string().nullable(),
   total_progress: z.number().int(),
   courses: z.array(employeeCourse),

@@ -10,8 +10,11 @@ import { EXPORT_FORMATS } from './exports.js';
 export const PEOPLE_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 export const PEOPLE_IMPORT_MAX_ROWS = 50_000;
 
-/** The fields of a person a file or the directory gives. */
-export const PERSON_FIELDS = ['last_name', 'first_name', 'email', 'department', 'position', 'role'] as const;
+/**
+ * The fields of a person a file or the directory gives. The manager is their line manager, named by
+ * address: a fact shown on the person's cards (whose learning a manager follows is their department).
+ */
+export const PERSON_FIELDS = ['last_name', 'first_name', 'email', 'department', 'position', 'role', 'manager'] as const;
 export type PersonField = (typeof PERSON_FIELDS)[number];
 
 /** How each field is called in the template and on screen. */
@@ -22,6 +25,7 @@ export const PERSON_FIELD_LABELS: Record<PersonField, string> = {
   department: 'Отдел',
   position: 'Должность',
   role: 'Роль',
+  manager: 'Email руководителя',
 };
 
 /**
@@ -35,6 +39,15 @@ export const PERSON_FIELD_HEADERS: Record<PersonField, readonly string[]> = {
   department: ['отдел', 'подразделение', 'department'],
   position: ['должность', 'position', 'title'],
   role: ['роль', 'role'],
+  manager: [
+    'email руководителя',
+    'руководитель',
+    'руководитель (email)',
+    'непосредственный руководитель',
+    'manager',
+    'manager email',
+    'manager_email',
+  ],
 };
 export const REQUIRED_PERSON_FIELDS: readonly PersonField[] = ['last_name', 'first_name', 'email', 'department'];
 

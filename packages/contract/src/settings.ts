@@ -21,8 +21,10 @@ export const adminUserListItem = z.object({
   department: ref.nullable(),
   roles: ref,
   last_activity: z.string().nullable(),
-  /** Kept by the directory sync: names, email, department and position change only there. */
+  /** Kept by the directory sync: names, email, department, position and manager change only there. */
   from_directory: z.boolean(),
+  /** The line manager (a live employee), if any. */
+  manager: z.object({ id, name: z.string(), email: z.string() }).nullable(),
 });
 export type AdminUserListItem = z.infer<typeof adminUserListItem>;
 /** Orders of the paged employees list. */
@@ -73,6 +75,10 @@ const userFields = {
     .positive('Пожалуйста, выберите роль и отдел')
     .max(MAX_DB_INT, 'Пожалуйста, выберите роль и отдел'),
   position: safeText(255).nullish(),
+  /** The line manager's email; '' or null: none; not given: left as it is. */
+  manager_email: z
+    .union([z.literal(''), z.string().trim().toLowerCase().max(254).email('Некорректный email руководителя')])
+    .nullish(),
 };
 
 /** POST /api/admin/users — the client sends an empty password; the server makes one and mails it. */

@@ -29,6 +29,7 @@ export const COLUMNS: Registry = {
     digest_mails: 'bool',
     must_change_password: 'bool',
     directory_id: 'text',
+    manager_id: 'int',
     deleted_at: 'time',
     search_text: 'text',
     ...stamps,

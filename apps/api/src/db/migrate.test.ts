@@ -68,6 +68,7 @@ describe(`migrations (${dialectName})`, () => {
         '0022_kept_declared',
         '0023_course_list_version',
         '0024_people_changes',
+        '0025_line_manager',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -257,6 +258,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0022_kept_declared',
         '0023_course_list_version',
         '0024_people_changes',
+        '0025_line_manager',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -339,6 +341,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0022_kept_declared',
         '0023_course_list_version',
         '0024_people_changes',
+        '0025_line_manager',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
@@ -377,6 +380,7 @@ describe(`migration 0018 (${dialectName})`, () => {
         '0022_kept_declared',
         '0023_course_list_version',
         '0024_people_changes',
+        '0025_line_manager',
       ]);
       const kept = await k.selectFrom('mail_log').selectAll().executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ id: 2, subject: 'Сводка', status: 'sent', queued_at: sentAt, sent_at: sentAt });

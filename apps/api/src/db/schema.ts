@@ -40,6 +40,8 @@ export interface UsersTable {
   must_change_password: Generated<boolean>;
   /** The directory entry's lasting id of a person the directory sync keeps (modules/directory); null otherwise. */
   directory_id: Generated<string | null>;
+  /** The employee's line manager (migration 0025): shown on their cards, set by an import, the sync or the edit form. */
+  manager_id: Generated<number | null>;
   /** A deleted user's row stays so that their learning records keep their owner. */
   deleted_at: DeletedAt;
   /**

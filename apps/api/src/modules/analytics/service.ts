@@ -303,6 +303,10 @@ export class AnalyticsService {
       position: user.position,
       department: user.department_name,
       email: user.email,
+      manager:
+        user.manager_id === null
+          ? null
+          : fullName({ first_name: user.manager_first_name ?? '', last_name: user.manager_last_name ?? '' }),
       last_activity: user.last_activity_at,
       total_progress: progressPercent(done, total),
       courses: rows.map((c) => {

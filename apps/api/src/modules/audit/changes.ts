@@ -14,6 +14,7 @@ export function personFieldsOf(user: UserRecord): PersonFields {
     department: user.department_name,
     position: user.position,
     role: user.role_name,
+    manager: user.manager_email,
   };
 }
 

@@ -12,6 +12,8 @@ export interface DirectoryEntry {
   lastName: string;
   department: string;
   position: string;
+  /** The DN of the line manager's entry ('' for none). */
+  managerDn: string;
   disabled: boolean;
 }
 
@@ -65,6 +67,13 @@ function rdns(dn: string): string[] {
   return parts;
 }
 
+/** A DN as comparisons take it: its RDNs unescaped, trimmed and lower-cased. */
+export function dnKey(dn: string): string {
+  return rdns(dn)
+    .map((rdn) => rdn.toLowerCase().replace(/\s*=\s*/, '='))
+    .join(',');
+}
+
 /** The entry's nearest organizational unit: the department of a directory kept as OUs. */
 export function nearestOu(dn: string): string {
   const ou = rdns(dn)
@@ -110,7 +119,15 @@ export async function readDirectory(config: DirectoryConfig): Promise<DirectoryE
           explicitBufferAttributes: a.id.toLowerCase() === 'objectguid' ? [a.id] : [],
         })
       ).searchEntries;
-    const entries = await search(config.userFilter, [a.id, a.email, a.firstName, a.lastName, a.department, a.position]);
+    const entries = await search(config.userFilter, [
+      a.id,
+      a.email,
+      a.firstName,
+      a.lastName,
+      a.department,
+      a.position,
+      a.manager,
+    ]);
     const disabled = new Set(
       (await search(`(&${config.userFilter}${config.disabledFilter})`, [a.id])).map((e) => text(e, a.id)),
     );
@@ -124,6 +141,7 @@ export async function readDirectory(config: DirectoryConfig): Promise<DirectoryE
         lastName: text(entry, a.lastName),
         department: config.departmentFromOu ? nearestOu(entry.dn) : text(entry, a.department),
         position: text(entry, a.position),
+        managerDn: text(entry, a.manager),
         disabled: disabled.has(id),
       };
     });

@@ -4,10 +4,18 @@ import { unprocessable } from '../../platform/errors.js';
 import type { Actor } from '../audit/service.js';
 import type { PersonInput } from '../people/plan.js';
 import type { PeopleImportService } from '../people/service.js';
-import { DIRECTORY_MESSAGES, readDirectory, type DirectoryEntry } from './client.js';
+import { DIRECTORY_MESSAGES, dnKey, readDirectory, type DirectoryEntry } from './client.js';
 
-/** A directory entry as the people plan takes it. */
-export function inputOf(entry: DirectoryEntry): PersonInput {
+/**
+ * The directory's entries as the people plan takes them. The manager attribute holds a DN: it
+ * becomes the address of the entry it names, or none when that entry is not among those synced.
+ */
+export function inputsOf(entries: readonly DirectoryEntry[]): PersonInput[] {
+  const emailOf = new Map(entries.map((e) => [dnKey(e.dn), e.email]));
+  return entries.map((entry) => inputOf(entry, entry.managerDn ? (emailOf.get(dnKey(entry.managerDn)) ?? '') : ''));
+}
+
+function inputOf(entry: DirectoryEntry, manager: string): PersonInput {
   return {
     line: null,
     directoryId: entry.id,
@@ -18,6 +26,7 @@ export function inputOf(entry: DirectoryEntry): PersonInput {
       email: entry.email,
       department: entry.department,
       position: entry.position,
+      manager,
     },
   };
 }
@@ -46,7 +55,7 @@ export class DirectorySync {
   async dryRun(actor: Actor | null): Promise<PeopleBatch> {
     if (!this.config) throw unprocessable(DIRECTORY_MESSAGES.notConfigured);
     const entries = (await readDirectory(this.config)).filter((e) => e.id !== '');
-    return this.people.directoryDryRun(actor, entries.map(inputOf));
+    return this.people.directoryDryRun(actor, inputsOf(entries));
   }
 
   /** The scheduled sync: a dry run, applied at once when it changes anything. */

@@ -12,11 +12,22 @@ import {
 } from '../../test/slapd.js';
 import { DIRECTORY_MESSAGES, nearestOu } from './client.js';
 
-/** The test tree: departments as OUs under ou=people, 300 employees, one of them disabled. */
+/**
+ * The test tree: departments as OUs under ou=people, 300 employees, one of them disabled. Employee 3
+ * manages the others from 4 on (one naming their DN in other case and spacing), but for 8, whose
+ * manager is outside the tree, and 9, whose manager is the disabled account.
+ */
 const DEPARTMENTS = ['Продажи', 'Склад', 'Бухгалтерия'];
 const EMPLOYEES = 300;
 const entryDn = (i: number, department = DEPARTMENTS[i % DEPARTMENTS.length] ?? '') =>
   `uid=user${i},ou=${department},${PEOPLE_DN}`;
+
+function managerOf(i: number): string {
+  if (i === 8) return `uid=ghost,${PEOPLE_DN}`;
+  if (i === 9) return entryDn(7);
+  if (i === 12) return `UID=user3, OU=ПРОДАЖИ, ${PEOPLE_DN.toUpperCase().replaceAll(',', ', ')}`;
+  return entryDn(3);
+}
 
 async function seedTree(slapd: Slapd): Promise<void> {
   const client = await slapd.admin();
@@ -31,6 +42,7 @@ async function seedTree(slapd: Slapd): Promise<void> {
       mail: `User${i}@Example.com`,
       title: 'Специалист',
       ...(i === 7 ? { employeeType: 'disabled' } : {}),
+      ...(i > 3 ? { manager: managerOf(i) } : {}),
     });
   }
   await client.unbind();
@@ -92,6 +104,7 @@ describe(`the sync with the directory, a real OpenLDAP (${dialectName})`, () => 
         'users.directory_id',
         'users.updated_at',
         'departments.name as department',
+        (eb) => eb.selectFrom('users as m').select('m.email').whereRef('m.id', '=', 'users.manager_id').as('manager'),
       ])
       .where('users.email', '=', email)
       .orderBy('users.id', 'desc')
@@ -125,7 +138,9 @@ describe(`the sync with the directory, a real OpenLDAP (${dialectName})`, () => 
     );
 
     const one = await person('user1@example.com');
-    expect(one).toMatchObject({ department: 'Склад', position: 'Специалист', deleted_at: null });
+    expect(one).toMatchObject({ department: 'Склад', position: 'Специалист', deleted_at: null, manager: null });
+    for (const i of [4, 12, 300]) expect((await person(`user${i}@example.com`))?.manager).toBe('user3@example.com');
+    for (const i of [8, 9]) expect((await person(`user${i}@example.com`))?.manager).toBeNull();
     expect(one?.directory_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await person('user7@example.com')).toBeUndefined();
     const audit = (await admin.get('/api/admin/audit?source=directory&per_page=1')).json();
@@ -181,15 +196,17 @@ describe(`the sync with the directory, a real OpenLDAP (${dialectName})`, () => 
       await tree.modify(entryDn(3), change('replace', 'title', 'Старший специалист'));
       await tree.modify(entryDn(10), change('add', 'employeeType', 'disabled'));
       await tree.del(entryDn(11));
+      await tree.modify(entryDn(4), change('replace', 'manager', entryDn(1)));
       ctx.clock.advance(60_000);
       const second = await dryRun();
-      expect(second.counts).toEqual({ create: 0, update: 2, unchanged: EMPLOYEES - 5, delete: 2, error: 1 });
+      expect(second.counts).toEqual({ create: 0, update: 3, unchanged: EMPLOYEES - 6, delete: 2, error: 1 });
       await apply(second.id);
     } finally {
       // The tree as it was, for the other tests.
       await tree.modifyDN(entryDn(2, 'Продажи'), entryDn(2));
       await tree.modify(entryDn(3), change('replace', 'title', 'Специалист'));
       await tree.modify(entryDn(10), change('delete', 'employeeType', 'disabled'));
+      await tree.modify(entryDn(4), change('replace', 'manager', entryDn(3)));
       await tree.add(entryDn(11), {
         objectClass: 'inetOrgPerson',
         uid: 'user11',
@@ -198,11 +215,13 @@ describe(`the sync with the directory, a real OpenLDAP (${dialectName})`, () => 
         givenName: 'Имя',
         mail: 'User11@Example.com',
         title: 'Специалист',
+        manager: entryDn(3),
       });
       await tree.unbind();
     }
     expect(await person('user2@example.com')).toMatchObject({ department: 'Продажи' });
     expect(await person('user3@example.com')).toMatchObject({ position: 'Старший специалист' });
+    expect(await person('user4@example.com')).toMatchObject({ manager: 'user1@example.com' });
     expect((await person('user10@example.com'))?.deleted_at).toBe(ctx.clock.now().toISOString());
     expect((await person('user11@example.com'))?.deleted_at).toBe(ctx.clock.now().toISOString());
     expect((await learner.get('/api/check-auth')).json().authenticated).toBe(false);
@@ -228,6 +247,9 @@ describe(`the sync with the directory, a real OpenLDAP (${dialectName})`, () => 
     const renamed = await admin.put(`/api/admin/users/${one?.id}`, { ...form, last_name: 'Другая' });
     expect(renamed.statusCode).toBe(422);
     expect(renamed.json().result.message).toMatch(/приходят из каталога/);
+    const managed = await admin.put(`/api/admin/users/${one?.id}`, { ...form, manager_email: 'user2@example.com' });
+    expect(managed.statusCode).toBe(422);
+    expect((await admin.put(`/api/admin/users/${one?.id}`, { ...form, manager_email: '' })).statusCode).toBe(200);
     expect((await admin.put(`/api/admin/users/${one?.id}`, { ...form, role_id: roleId('author') })).statusCode).toBe(
       200,
     );

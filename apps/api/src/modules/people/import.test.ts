@@ -67,9 +67,9 @@ describe(`importing employees from a file (${dialectName})`, () => {
     expect(xlsx.statusCode).toBe(200);
     const sheets = await readWorkbook(xlsx.rawPayload);
     expect(sheets.map((s) => s.name)).toEqual(['Сотрудники', 'Как заполнить']);
-    expect(sheets[0]?.rows[0]?.map((c) => c.value)).toEqual(HEADER);
+    expect(sheets[0]?.rows[0]?.map((c) => c.value)).toEqual([...HEADER, 'Email руководителя']);
     const csv = await admin.get('/api/admin/people-import/template?format=csv');
-    expect(csv.body).toBe('\uFEFFФамилия;Имя;Email;Отдел;Должность;Роль\r\n');
+    expect(csv.body).toBe('\uFEFFФамилия;Имя;Email;Отдел;Должность;Роль;Email руководителя\r\n');
   });
 
   it('a dry run shows each row and writes nothing; applying writes exactly what it showed', async () => {

@@ -41,6 +41,8 @@ export interface CurrentPerson {
   role_name: string;
   /** Set for a person who came from the directory: only a sync changes their synced fields. */
   directory_id: string | null;
+  /** The live line manager's address, if any. */
+  manager_email: string | null;
 }
 
 export interface PlanContext {
@@ -70,6 +72,8 @@ export interface PersonTarget {
   position: string | null;
   role_id: number;
   directory_id: string | null;
+  /** The line manager's address: a live employee after applying, or null. */
+  manager: string | null;
 }
 
 export interface PlannedRow {
@@ -100,13 +104,16 @@ export const PLAN_MESSAGES = {
     `Отдел «${value}» не найден. Отметьте «Создавать отделы» или добавьте отдел в настройках школы`,
   fromDirectory: 'Сотрудник синхронизируется с каталогом: его данные меняются только в каталоге',
   addedByHand: 'Сотрудник с таким email добавлен вручную: синхронизация с каталогом его не меняет',
+  badManager: (value: string) => `Некорректный email руководителя «${value}»`,
+  unknownManager: (email: string) => `Руководитель ${email} не найден ни среди сотрудников, ни в файле`,
+  selfManager: 'Сотрудник не может быть своим руководителем',
   selfRole: USER_MESSAGES.selfRole,
   selfDelete: USER_MESSAGES.selfDelete,
 } as const;
 
 const key = (text: string) => text.trim().toLowerCase();
 
-const FIELD_RULES: Record<Exclude<PersonField, 'email' | 'role'>, z.ZodType<string>> = {
+const FIELD_RULES: Record<Exclude<PersonField, 'email' | 'role' | 'manager'>, z.ZodType<string>> = {
   last_name: safeText(100),
   first_name: safeText(100),
   department: safeText(255),
@@ -116,11 +123,19 @@ const emailRule = z.string().max(254).email();
 
 /** The field's problem as a row shows it: the field's name, then the rule's message. */
 function fieldProblem(field: PersonField, value: string): string | null {
-  if (field === 'email' || field === 'role') return null;
+  if (field === 'email' || field === 'role' || field === 'manager') return null;
   const checked = FIELD_RULES[field].safeParse(value);
   if (checked.success) return null;
   const message = checked.error.issues[0]?.message ?? '';
   return `${PERSON_FIELD_LABELS[field]}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`;
+}
+
+/** A row planned but for its manager, who may be named by a row further down. */
+interface Draft {
+  row: PlannedRow;
+  current: CurrentPerson | undefined;
+  /** The manager's address the input gives ('' for none); undefined: the input has no such field. */
+  manager: string | undefined;
 }
 
 export function planPeople(inputs: readonly PersonInput[], context: PlanContext): Plan {
@@ -132,15 +147,19 @@ export function planPeople(inputs: readonly PersonInput[], context: PlanContext)
   const departmentNames = new Map(context.departments.map((d) => [key(d.name), d.name]));
   const roleOf = new Map(context.roles.flatMap((r) => [[key(r.name), r] as const, [key(r.code), r] as const]));
   const defaultRole = context.roles.find((r) => r.code === context.defaultRoleCode);
-  const newDepartments = new Map<string, string>();
+  /** A new department as the first row naming it spells it. */
+  const spelled = new Map<string, string>();
   const seen = new Map<string, number | null>();
   const named = new Set<number>();
+  const address = (text: string) => {
+    const value = key(text);
+    return value !== '' && !value.includes('@') && context.emailDomain ? `${value}@${context.emailDomain}` : value;
+  };
 
-  const rows: PlannedRow[] = inputs.map((input) => {
+  const drafts: Draft[] = inputs.map((input) => {
     const errors: string[] = [];
     const cell = (field: PersonField) => input.cells[field] ?? '';
-    let email = key(cell('email'));
-    if (email !== '' && !email.includes('@') && context.emailDomain) email = `${email}@${context.emailDomain}`;
+    const email = address(cell('email'));
     const name = `${cell('last_name')} ${cell('first_name')}`.trim();
     for (const field of ['last_name', 'first_name', 'email'] as const) {
       if (cell(field) === '') errors.push(PLAN_MESSAGES.required(field));
@@ -161,6 +180,13 @@ export function planPeople(inputs: readonly PersonInput[], context: PlanContext)
     if (directory && sameEmail && sameEmail !== current) {
       errors.push(sameEmail.directory_id ? PLAN_MESSAGES.duplicate(email, null) : PLAN_MESSAGES.addedByHand);
     }
+    let manager = has('manager') ? address(cell('manager')) : undefined;
+    if (manager && !emailRule.safeParse(manager).success) errors.push(PLAN_MESSAGES.badManager(cell('manager')));
+    else if (manager && manager === email) {
+      // The directory's own mistake is not the admin's to fix here: the person is left without one.
+      if (directory) manager = '';
+      else errors.push(PLAN_MESSAGES.selfManager);
+    }
 
     const roleText = cell('role');
     const role = roleText === '' ? undefined : roleOf.get(key(roleText));
@@ -175,22 +201,25 @@ export function planPeople(inputs: readonly PersonInput[], context: PlanContext)
     const departmentText = cell('department');
     let department = departmentText === '' ? null : (departmentNames.get(key(departmentText)) ?? null);
     if (departmentText !== '' && department === null) {
-      if (options.create_departments) department = newDepartments.get(key(departmentText)) ?? departmentText;
+      if (options.create_departments) department = spelled.get(key(departmentText)) ?? departmentText;
       else errors.push(PLAN_MESSAGES.unknownDepartment(departmentText));
     }
     // A directory entry may have no department (a person without one); a file's new row must name it.
     if (!current && departmentText === '' && !directory) errors.push(PLAN_MESSAGES.required('department'));
 
-    const base = { line: input.line, email, name, user_id: current?.id ?? null };
+    const base = { line: input.line, email, name, user_id: current?.id ?? null, changes: [], target: null };
+    const done = (row: PlannedRow): Draft => ({ row, current, manager: undefined });
     if (input.disabled) {
       // A disabled account: its person goes (softly); one the company lacks stays absent.
-      if (!current) return { ...base, action: 'unchanged', changes: [], errors: [], target: null };
-      if (current.id === context.actorId)
-        return { ...base, action: 'error', changes: [], errors: [PLAN_MESSAGES.selfDelete], target: null };
-      return { ...base, action: 'delete', changes: [], errors: [], target: null };
+      if (!current) return done({ ...base, action: 'unchanged', errors: [] });
+      if (current.id === context.actorId) return done({ ...base, action: 'error', errors: [PLAN_MESSAGES.selfDelete] });
+      return done({ ...base, action: 'delete', errors: [] });
     }
-    if (errors.length > 0) return { ...base, action: 'error', changes: [], errors, target: null };
-    if (department !== null && !departmentNames.has(key(department))) newDepartments.set(key(department), department);
+    if (errors.length > 0) return done({ ...base, action: 'error', errors });
+    if (current && current.id === context.actorId && role && role.id !== current.role_id) {
+      return done({ ...base, action: 'error', errors: [PLAN_MESSAGES.selfRole] });
+    }
+    if (department !== null && !departmentNames.has(key(department))) spelled.set(key(department), department);
 
     const target: PersonTarget = {
       first_name: cell('first_name'),
@@ -200,30 +229,10 @@ export function planPeople(inputs: readonly PersonInput[], context: PlanContext)
       position: has('position') ? cell('position') || null : (current?.position ?? null),
       role_id: role?.id ?? current?.role_id ?? defaultRole?.id ?? 0,
       directory_id: directory ? (input.directoryId ?? null) : null,
+      manager: manager === undefined ? (current?.manager_email ?? null) : manager || null,
     };
-    const roleName = role?.name ?? current?.role_name ?? defaultRole?.name ?? '';
-    const after: PersonFields = {
-      last_name: target.last_name,
-      first_name: target.first_name,
-      email: target.email,
-      department: target.department,
-      position: target.position,
-      role: roleName,
-    };
-    if (!current) return { ...base, action: 'create', changes: fieldChanges({}, after), errors, target };
-    if (current.id === context.actorId && target.role_id !== current.role_id) {
-      return { ...base, action: 'error', changes: [], errors: [PLAN_MESSAGES.selfRole], target: null };
-    }
-    const before: PersonFields = {
-      last_name: current.last_name,
-      first_name: current.first_name,
-      email: current.email,
-      department: current.department_name,
-      position: current.position,
-      role: current.role_name,
-    };
-    const changes = fieldChanges(before, after);
-    return { ...base, action: changes.length > 0 ? 'update' : 'unchanged', changes, errors, target };
+    // The action and changes are known once the manager is (resolveManagers).
+    return { row: { ...base, action: 'unchanged', errors, target }, current, manager };
   });
 
   if (options.delete_missing) {
@@ -235,19 +244,97 @@ export function planPeople(inputs: readonly PersonInput[], context: PlanContext)
         email: person.email,
         name: `${person.last_name} ${person.first_name}`,
         user_id: person.id,
+        changes: [],
+        target: null,
       };
-      rows.push(
-        person.id === context.actorId
-          ? { ...base, action: 'error', changes: [], errors: [PLAN_MESSAGES.selfDelete], target: null }
-          : { ...base, action: 'delete', changes: [], errors: [], target: null },
-      );
+      drafts.push({
+        row:
+          person.id === context.actorId
+            ? { ...base, action: 'error', errors: [PLAN_MESSAGES.selfDelete] }
+            : { ...base, action: 'delete', errors: [] },
+        current: person,
+        manager: undefined,
+      });
     }
   }
 
+  resolveManagers(drafts, context);
+  // Departments are created for the rows that are written only.
+  const newDepartments = new Set<string>();
+  for (const { row } of drafts) {
+    const department = row.target?.department;
+    if (department && !departmentNames.has(key(department))) newDepartments.add(department);
+  }
+  const roleNames = new Map(context.roles.map((r) => [r.id, r.name]));
+  const rows = drafts.map(({ row, current }) => {
+    const target = row.target;
+    if (!target) return row;
+    const after: PersonFields = {
+      last_name: target.last_name,
+      first_name: target.first_name,
+      email: target.email,
+      department: target.department,
+      position: target.position,
+      role: roleNames.get(target.role_id) ?? '',
+      manager: target.manager,
+    };
+    if (!current) return { ...row, action: 'create' as const, changes: fieldChanges({}, after) };
+    const changes = fieldChanges(personFields(current), after);
+    return { ...row, action: changes.length > 0 ? ('update' as const) : ('unchanged' as const), changes };
+  });
+
   const counts: PeopleCounts = { create: 0, update: 0, unchanged: 0, delete: 0, error: 0 };
   for (const row of rows) counts[row.action]++;
-  const departments = [...newDepartments.values()];
+  const departments = [...newDepartments];
   return { rows, counts, newDepartments: departments, fingerprint: fingerprintOf(rows, departments) };
+}
+
+function personFields(person: CurrentPerson): PersonFields {
+  return {
+    last_name: person.last_name,
+    first_name: person.first_name,
+    email: person.email,
+    department: person.department_name,
+    position: person.position,
+    role: person.role_name,
+    manager: person.manager_email,
+  };
+}
+
+/**
+ * Sets each row's manager to someone who is a live employee once the plan is applied: a person the
+ * company keeps, or a row created or updated. An import's row naming anyone else is an error, and
+ * since that error may leave another row's manager absent in turn, the check runs until nothing
+ * changes; a sync leaves the person without one (the manager's entry is outside the sync or disabled).
+ */
+function resolveManagers(drafts: Draft[], context: PlanContext): void {
+  const directory = context.source === 'directory';
+  const live = (): Set<string> => {
+    const out = new Set<string>();
+    const replaced = new Set<number>();
+    for (const { row, current } of drafts) {
+      if (row.action === 'delete' && current) replaced.add(current.id);
+      if (row.target) {
+        out.add(row.target.email);
+        if (current) replaced.add(current.id);
+      }
+    }
+    for (const person of context.people) if (!replaced.has(person.id)) out.add(key(person.email));
+    return out;
+  };
+  for (let changed = true; changed;) {
+    changed = false;
+    const emails = live();
+    for (const draft of drafts) {
+      const { row, manager } = draft;
+      if (!row.target || !manager || emails.has(manager)) continue;
+      if (directory) row.target.manager = null;
+      else {
+        draft.row = { ...row, action: 'error', errors: [PLAN_MESSAGES.unknownManager(manager)], target: null };
+        changed = true;
+      }
+    }
+  }
 }
 
 /** What the plan would write, as one hash: the same input against the same company gives the same. */

@@ -34,7 +34,7 @@ export const IMPORT_MESSAGES = {
 type PeopleSource = PeopleBatch['source'];
 
 /** What a directory entry gives: the role stays the platform's (a new person is a learner). */
-const DIRECTORY_FIELDS: PersonField[] = ['last_name', 'first_name', 'email', 'department', 'position'];
+const DIRECTORY_FIELDS: PersonField[] = ['last_name', 'first_name', 'email', 'department', 'position', 'manager'];
 
 /** How long a dry run's rows are kept (its head, with the counts, stays). */
 const ROWS_KEPT_MS = 7 * DAY;
@@ -201,7 +201,8 @@ export class PeopleImportService {
     }
     const inputOf = (row: PlannedRow): UserInput => {
       if (!row.target) throw new Error('a planned change without its target');
-      const { department, ...fields } = row.target;
+      // The manager is set once everyone is in (below).
+      const { department, manager: _manager, ...fields } = row.target;
       return { ...fields, department_id: department === null ? null : (departmentIds.get(key(department)) ?? null) };
     };
     const of = (action: PlannedRow['action']) => plan.rows.filter((r) => r.action === action);
@@ -209,6 +210,13 @@ export class PeopleImportService {
     const created = of('create');
     const ids = await this.users.insertMany(created.map(inputOf), placeholder, now);
     const createdIds = created.map((r) => ids.get(r.email) ?? 0);
+
+    // Managers by address once everyone is in: the plan made sure each is a live employee by now.
+    const managed = plan.rows.filter((r) => r.changes.some((c) => c.field === 'manager'));
+    const managerIds = await this.users.liveIdsByEmail([
+      ...new Set(managed.flatMap((r) => (r.target?.manager ? [r.target.manager] : []))),
+    ]);
+    const managerOf = (row: PlannedRow) => (row.target?.manager ? (managerIds.get(row.target.manager) ?? null) : null);
 
     // Each changed person is written in the columns that change only.
     const updates = of('update').map((row) => {
@@ -218,9 +226,13 @@ export class PeopleImportService {
         if (field === 'department') set.department_id = input.department_id;
         else if (field === 'role') set.role_id = input.role_id;
         else if (field === 'position') set.position = input.position;
+        else if (field === 'manager') set.manager_id = managerOf(row);
         else set[field] = input[field];
       }
       return { id: row.user_id ?? 0, set };
+    });
+    created.forEach((row, i) => {
+      if (row.target?.manager) updates.push({ id: createdIds[i] ?? 0, set: { manager_id: managerOf(row) } });
     });
     await this.users.updateMany(updates, now);
     const moved = updates.filter((u) => 'department_id' in u.set).map((u) => u.id);

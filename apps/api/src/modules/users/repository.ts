@@ -17,6 +17,11 @@ export interface UserRecord {
   role_name: string;
   role_code: string;
   directory_id: string | null;
+  /** The line manager, if they are a live user (a deleted manager is nobody's). */
+  manager_id: number | null;
+  manager_email: string | null;
+  manager_first_name: string | null;
+  manager_last_name: string | null;
 }
 
 /** What a list of people shows of a user. */
@@ -35,6 +40,8 @@ export interface UserInput {
   position: string | null;
   /** Only for people the directory sync creates. */
   directory_id?: string | null;
+  /** The line manager; not given: left as it is. */
+  manager_id?: number | null;
 }
 
 /** What every list of people shows of a person. */
@@ -52,6 +59,9 @@ export function shown<QB extends SelectQueryBuilder<Database, 'users', object>>(
   return qb
     .innerJoin('roles', 'roles.id', 'users.role_id')
     .leftJoin('departments', 'departments.id', 'users.department_id')
+    .leftJoin('users as managers', (join) =>
+      join.onRef('managers.id', '=', 'users.manager_id').on('managers.deleted_at', 'is', null),
+    )
     .select([
       ...PERSON,
       'users.position',
@@ -61,6 +71,10 @@ export function shown<QB extends SelectQueryBuilder<Database, 'users', object>>(
       'roles.name as role_name',
       'roles.code as role_code',
       'users.directory_id',
+      'managers.id as manager_id',
+      'managers.email as manager_email',
+      'managers.first_name as manager_first_name',
+      'managers.last_name as manager_last_name',
     ]);
 }
 
@@ -73,7 +87,7 @@ function byName<QB extends SelectQueryBuilder<Database, 'users', object>>(qb: QB
 const ROWS_PER_INSERT = 500;
 /** Rows per batched update: its values are one bound value (`rowsTable`), so only memory limits it. */
 const ROWS_PER_UPDATE = 1000;
-const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['department_id', 'role_id']);
+const INTEGER_COLUMNS: ReadonlySet<string> = new Set(['department_id', 'role_id', 'manager_id']);
 
 /** A user's own settings that only they change (issue 16), each a yes or no. */
 type OwnSetting = 'reminder_mails' | 'digest_mails';
@@ -220,6 +234,19 @@ export class UsersRepository {
       for (const row of rows) ids.set(row.email, row.id);
     }
     return ids;
+  }
+
+  /** The ids of the live users with these addresses (lower-case), by address. */
+  async liveIdsByEmail(emails: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (let i = 0; i < emails.length; i += ROWS_PER_INSERT) {
+      const rows = await this.live()
+        .select(['users.id', 'users.email'])
+        .where('users.email', 'in', emails.slice(i, i + ROWS_PER_INSERT))
+        .execute();
+      for (const row of rows) out.set(row.email, row.id);
+    }
+    return out;
   }
 
   /** Every live user with what an import compares: the department's and role's names. */

@@ -40,6 +40,14 @@ export function toListItem(u: UserRecord): AdminUserListItem {
     roles: { id: u.role_id, name: u.role_name },
     last_activity: u.last_activity_at,
     from_directory: u.directory_id !== null,
+    manager:
+      u.manager_id === null
+        ? null
+        : {
+            id: u.manager_id,
+            name: fullName({ first_name: u.manager_first_name ?? '', last_name: u.manager_last_name ?? '' }),
+            email: u.manager_email ?? '',
+          },
   };
 }
 
@@ -52,7 +60,9 @@ export const USER_MESSAGES = {
   notFound: 'Пользователь не найден',
   passwordReset: 'Пароль успешно сброшен и отправлен на email пользователя',
   fromDirectory:
-    'Имя, email, отдел и должность этого сотрудника приходят из каталога (Active Directory) и меняются только в нём',
+    'Имя, email, отдел, должность и руководитель этого сотрудника приходят из каталога (Active Directory) и меняются только в нём',
+  unknownManager: 'Руководитель с таким email не найден среди сотрудников',
+  selfManager: 'Сотрудник не может быть своим руководителем',
   deleteFromDirectory:
     'Сотрудник синхронизируется с каталогом (Active Directory): чтобы удалить его, отключите его учётную запись в каталоге',
 } as const;
@@ -64,7 +74,8 @@ function syncedFieldsChange(current: UserRecord, input: UserInput): boolean {
     current.last_name !== input.last_name ||
     current.email !== input.email.toLowerCase() ||
     current.department_id !== input.department_id ||
-    (current.position ?? null) !== (input.position ?? null)
+    (current.position ?? null) !== (input.position ?? null) ||
+    (input.manager_id !== undefined && input.manager_id !== current.manager_id)
   );
 }
 
@@ -78,6 +89,7 @@ export interface UserFields {
   department_id: number;
   role_id: number;
   position?: string | null | undefined;
+  manager_email?: string | null | undefined;
 }
 
 /** Employees of the company, managed by admins (docs/product.md §Settings, docs/rules.md §Accounts). */
@@ -152,6 +164,7 @@ export class UsersService {
       throw unprocessable(USER_MESSAGES.roleOrDepartment, { role_id: [USER_MESSAGES.roleOrDepartment] });
     }
     return {
+      ...(await this.managerOf(fields, exceptId)),
       first_name: fields.first_name,
       last_name: fields.last_name,
       email: fields.login,
@@ -159,6 +172,19 @@ export class UsersService {
       role_id: fields.role_id,
       position: fields.position?.trim() || null,
     };
+  }
+
+  /** The line manager the form names: a live employee other than the person; not named, left as it is. */
+  private async managerOf(fields: UserFields, selfId?: number): Promise<Pick<UserInput, 'manager_id'>> {
+    const refuse = (message: string) => unprocessable(message, { manager_email: [message] });
+    const email = fields.manager_email;
+    if (email === undefined) return {};
+    if (email === null || email === '') return { manager_id: null };
+    if (email === fields.login) throw refuse(USER_MESSAGES.selfManager);
+    const id = (await this.repo.liveIdsByEmail([email])).get(email);
+    if (id === undefined) throw refuse(USER_MESSAGES.unknownManager);
+    if (id === selfId) throw refuse(USER_MESSAGES.selfManager);
+    return { manager_id: id };
   }
 
   /**

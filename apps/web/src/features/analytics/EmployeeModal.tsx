@@ -125,6 +125,14 @@ function CourseListPanel({ user, onCourse }: { user: EmployeeDetail; onCourse: (
                 {user.position || T.positionPlaceholder}
                 {user.department ? ` ${T.in} ${user.department}` : ''} | {user.email}
               </Text>
+              {user.manager ? (
+                <Text size="sm">
+                  <Text span c="dimmed">
+                    {T.manager}:
+                  </Text>{' '}
+                  {user.manager}
+                </Text>
+              ) : null}
               <Text size="sm">
                 <Text span c="dimmed">
                   {T.lastOnline}:

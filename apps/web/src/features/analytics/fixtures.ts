@@ -82,6 +82,7 @@ export const employeeDetail: EmployeeDetail = {
   position: null,
   department: 'Отдел продаж',
   email: 'user11@company.ru',
+  manager: 'Орлова Анна',
   last_activity: null,
   total_progress: 40,
   courses: [

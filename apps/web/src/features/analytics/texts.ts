@@ -44,6 +44,7 @@ export const T = {
   copied: 'Скопировано',
   positionPlaceholder: 'Должность',
   in: 'в',
+  manager: 'Руководитель',
   lastOnline: 'Был онлайн',
   totalProgress: 'Общий прогресс',
   courses: 'Курсы',

@@ -49,6 +49,7 @@ describe('Edit student', () => {
       department_id: 10,
       role_id: 4,
       position: 'Старший менеджер',
+      manager_email: '',
     });
     expect(calls('POST', '/api/admin/user-courses/attach').map((r) => r.body)).toEqual([
       { user_id: 2, course_ids: [103] },

@@ -1,5 +1,5 @@
 import type { AdminUserDetail, NamedRef } from '@lms/contract';
-import { Alert, Button, Group, SimpleGrid, Skeleton, Stack } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Skeleton, Stack, TextInput } from '@mantine/core';
 import { IconCloudDown, IconKey } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { successMessage } from '../../lib/answer';
@@ -109,6 +109,7 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
     roleId: String(user.roles.id),
     departmentId: user.department ? String(user.department.id) : null,
   }));
+  const [manager, setManager] = useState(user.manager?.email ?? '');
   const [initialCourses] = useState(() => assigned.map((c) => c.id));
   const [courseIds, setCourseIds] = useState<number[]>(initialCourses);
   const [marked, setMarked] = useState<readonly EditUserField[]>([]);
@@ -144,6 +145,7 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
           department_id: Number(draft.departmentId),
           role_id: Number(draft.roleId),
           position: draft.position.trim(),
+          manager_email: manager.trim(),
         },
         ...courseDiff(initialCourses, courseIds),
       });
@@ -209,6 +211,15 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
               departmentLocked={synced}
             />
           </SimpleGrid>
+          <TextInput
+            label={T.manager}
+            description={synced ? undefined : T.managerHint}
+            type="email"
+            value={manager}
+            onChange={(e) => setManager(e.currentTarget.value)}
+            disabled={busy || synced}
+            autoComplete="off"
+          />
           {synced ? (
             <Alert variant="light" color="blue" icon={<IconCloudDown size={18} aria-hidden="true" />}>
               {T.fromDirectory}

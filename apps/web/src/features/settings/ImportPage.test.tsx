@@ -23,7 +23,7 @@ describe('Settings, employees import: the file', () => {
     expect(back).toHaveAttribute('href', '/settings');
 
     expect(screen.getByText(/Фамилия, Имя, Email, Отдел\./)).toBeInTheDocument();
-    expect(screen.getByText(/Должность, Роль\./)).toBeInTheDocument();
+    expect(screen.getByText(/Должность, Роль, Email руководителя\./)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Excel (.xlsx)' })).toHaveAttribute(
       'href',
       '/api/admin/people-import/template?format=xlsx',

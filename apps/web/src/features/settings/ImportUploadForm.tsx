@@ -106,6 +106,9 @@ export function ImportUploadForm({ initial, onChecked }: ImportUploadFormProps) 
             <Text size="sm" c="dimmed">
               {I.roleHint}
             </Text>
+            <Text size="sm" c="dimmed">
+              {I.managerHint}
+            </Text>
             <Group gap="md" wrap="wrap">
               <Text size="sm" fw={600}>
                 {I.template}

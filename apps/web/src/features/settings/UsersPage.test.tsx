@@ -28,6 +28,7 @@ const many = (n: number): AdminUserListItem[] =>
       roles: { id: 4, name: 'Ученик' },
       last_activity: null,
       from_directory: false,
+      manager: null,
     };
   });
 

@@ -32,6 +32,7 @@ function employee(
     login,
     email: login,
     from_directory: false,
+    manager: null,
     ...more,
   };
 }

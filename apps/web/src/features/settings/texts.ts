@@ -42,6 +42,8 @@ export const T = {
   email: 'Email',
   position: 'Должность',
   positionPlaceholder: 'Необязательно',
+  manager: 'Email руководителя',
+  managerHint: 'Непосредственный руководитель — сотрудник школы. Пусто: руководителя нет.',
   student: (n: number) => `Ученик #${n}`,
   removeStudent: (n: number) => `Удалить ученика #${n}`,
   addStudent: 'Добавить ещё ученика',
@@ -62,7 +64,7 @@ export const T = {
   selfDelete: 'Вы не можете удалить свою собственную учетную запись',
   fromDirectoryMark: 'Из каталога (Active Directory)',
   fromDirectory:
-    'Сотрудник синхронизируется с каталогом (Active Directory): имя, email, отдел и должность меняются только там, а если его учётную запись отключат, он будет удалён и здесь. Роль и курсы можно изменить.',
+    'Сотрудник синхронизируется с каталогом (Active Directory): имя, email, отдел, должность и руководитель меняются только там, а если его учётную запись отключат, он будет удалён и здесь. Роль и курсы можно изменить.',
 
   // docs/product.md §Settings 'Пользователь ... успешно добавлен/обновлен/удален', one text per outcome; the server's
   // result.message is shown when present
