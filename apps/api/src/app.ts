@@ -40,6 +40,7 @@ import { AuditRepository } from './modules/audit/repository.js';
 import { AuditService } from './modules/audit/service.js';
 import { exportsRoutes } from './modules/exports/routes.js';
 import { registerPeople } from './peopleWiring.js';
+import { registerSignIns, signInParts } from './signInWiring.js';
 import { ExportsService } from './modules/exports/service.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { ProfileService } from './modules/profile/service.js';
@@ -233,7 +234,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const enrollments = new EnrollmentService(uow, new EnrollmentSources(uow), enrollment, learningStates);
   const credentials = new Credentials(uow, users, sessions, clock);
   const limiter = new RateLimiter(db.kysely);
-  const auth = new AuthService(new AuthRepository(uow), sessions, limiter, clock);
+  const { signIns, directoryPasswords } = signInParts(config, uow, clock);
+  const auth = new AuthService(new AuthRepository(uow), sessions, limiter, clock, signIns, directoryPasswords);
   const recovery = new RecoveryService(
     uow,
     new RecoveryRepository(uow),
@@ -243,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
     secret,
     mailContext,
+    signIns,
   );
   installSecurity(app, {
     config,
@@ -261,6 +264,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   await app.register(authRoutes({ auth, config, secret }));
+  await registerSignIns(app, signIns);
   await app.register(menuRoutes);
   await app.register(recoveryRoutes(recovery, config));
 

@@ -83,6 +83,8 @@ const envSchema = z.object({
   /** Entries per page of the search (Active Directory returns at most 1 000). */
   LDAP_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(500),
   /** Minutes between scheduled syncs; 0: only the admins' 'Синхронизировать' button. */
+  /** Passwords on the sign-in form checked by a bind to the directory (issue 33); needs LDAP_URL. */
+  LDAP_AUTH: z.enum(['on', 'off']).default('off'),
   LDAP_SYNC_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
 });
 
@@ -111,6 +113,8 @@ export interface Config {
   digest: { weekday: number; hour: number };
   /** The directory sync's connection and mapping; null when LDAP_URL is not set. */
   directory: DirectoryConfig | null;
+  /** Whether the sign-in form's passwords are also checked against the directory (LDAP_AUTH=on). */
+  ldapAuth: boolean;
   mail: {
     host: string | undefined;
     port: number;
@@ -146,6 +150,12 @@ export interface DirectoryConfig {
   pageSize: number;
   /** 0: no scheduled sync. */
   intervalMs: number;
+}
+
+function ldapAuth(e: z.infer<typeof envSchema>): boolean {
+  if (e.LDAP_AUTH === 'on' && !e.LDAP_URL)
+    throw new Error('Invalid configuration:\nLDAP_AUTH=on checks passwords against the directory: set LDAP_URL too');
+  return e.LDAP_AUTH === 'on';
 }
 
 function directoryConfig(e: z.infer<typeof envSchema>): DirectoryConfig | null {
@@ -219,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeZone: e.TIMEZONE,
     digest: { weekday: WEEKDAYS.indexOf(e.DIGEST_DAY) + 1, hour: e.DIGEST_HOUR },
     directory: directoryConfig(e),
+    ldapAuth: ldapAuth(e),
     mail: {
       host: e.MAIL_HOST || undefined,
       port: e.MAIL_PORT,

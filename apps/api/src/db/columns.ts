@@ -30,6 +30,7 @@ export const COLUMNS: Registry = {
     must_change_password: 'bool',
     directory_id: 'text',
     manager_id: 'int',
+    origin: 'text',
     deleted_at: 'time',
     search_text: 'text',
     ...stamps,
@@ -43,6 +44,7 @@ export const COLUMNS: Registry = {
     last_seen_at: 'time',
     ip: 'text',
     user_agent: 'text',
+    method: 'text',
     ...stamps,
   },
   password_pins: {
@@ -274,6 +276,18 @@ export const COLUMNS: Registry = {
     field_changes: 'json',
   },
   welcome_queue: { user_id: 'int', queued_at: 'time', site: 'text' },
+  sign_ins: {
+    id: 'id',
+    at: 'time',
+    user_id: 'int',
+    login: 'text',
+    method: 'text',
+    success: 'bool',
+    failure: 'text',
+    ip: 'text',
+    user_agent: 'text',
+  },
+  company_settings: { key: 'text', value: 'text', updated_by: 'int', updated_at: 'time' },
 };
 
 /** Column names of one kind across all tables (a name has one kind wherever it appears: tested). */

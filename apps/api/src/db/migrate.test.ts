@@ -69,6 +69,7 @@ describe(`migrations (${dialectName})`, () => {
         '0023_course_list_version',
         '0024_people_changes',
         '0025_line_manager',
+        '0026_sign_ins',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -259,6 +260,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0023_course_list_version',
         '0024_people_changes',
         '0025_line_manager',
+        '0026_sign_ins',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -342,6 +344,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0023_course_list_version',
         '0024_people_changes',
         '0025_line_manager',
+        '0026_sign_ins',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
@@ -381,6 +384,7 @@ describe(`migration 0018 (${dialectName})`, () => {
         '0023_course_list_version',
         '0024_people_changes',
         '0025_line_manager',
+        '0026_sign_ins',
       ]);
       const kept = await k.selectFrom('mail_log').selectAll().executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ id: 2, subject: 'Сводка', status: 'sent', queued_at: sentAt, sent_at: sentAt });

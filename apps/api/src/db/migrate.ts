@@ -25,6 +25,7 @@ import { keptDeclaredMigration } from './migrations/0022_kept_declared.js';
 import { courseListVersionMigration } from './migrations/0023_course_list_version.js';
 import { peopleChangesMigration } from './migrations/0024_people_changes.js';
 import { lineManagerMigration } from './migrations/0025_line_manager.js';
+import { signInsMigration } from './migrations/0026_sign_ins.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; each is written once and runs on SQLite and PostgreSQL. */
@@ -54,6 +55,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0023_course_list_version': courseListVersionMigration(kind) as Migration,
     '0024_people_changes': peopleChangesMigration(kind) as Migration,
     '0025_line_manager': lineManagerMigration() as Migration,
+    '0026_sign_ins': signInsMigration(kind) as Migration,
   };
 }
 

@@ -42,6 +42,8 @@ export interface UsersTable {
   directory_id: Generated<string | null>;
   /** The employee's line manager (migration 0025): shown on their cards, set by an import, the sync or the edit form. */
   manager_id: Generated<number | null>;
+  /** How the account came to be (migration 0026): 'manual', 'import', 'directory' or 'sso'. */
+  origin: Generated<string>;
   /** A deleted user's row stays so that their learning records keep their owner. */
   deleted_at: DeletedAt;
   /**
@@ -61,6 +63,8 @@ export interface SessionsTable {
   last_seen_at: Time;
   ip: string | null;
   user_agent: string | null;
+  /** How the user signed in (migration 0026): 'password', 'ldap' or 'oidc'. */
+  method: Generated<string>;
   created_at: Stamp;
   updated_at: Stamp;
 }
@@ -420,6 +424,26 @@ export interface WelcomeQueueTable {
   site: string;
 }
 
+/** The journal of sign-ins (modules/signins): added to only, pruned after a year. */
+export interface SignInsTable {
+  id: Generated<number>;
+  at: Time;
+  user_id: number | null;
+  login: string;
+  method: string;
+  success: boolean;
+  failure: string | null;
+  ip: string;
+  user_agent: string | null;
+}
+/** The admin's settings of the company (modules/signins), one row per key. */
+export interface CompanySettingsTable {
+  key: string;
+  value: string;
+  updated_by: number | null;
+  updated_at: Time;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -456,6 +480,8 @@ export interface Database {
   people_batch_rows: PeopleBatchRowsTable;
   people_changes: PeopleChangesTable;
   welcome_queue: WelcomeQueueTable;
+  sign_ins: SignInsTable;
+  company_settings: CompanySettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -40,6 +40,8 @@ export interface NewSession {
   now: string;
   ip: string | null;
   userAgent: string | null;
+  /** How the user signed in (issue 33); the platform's password when not given. */
+  method?: 'password' | 'ldap' | 'oidc';
 }
 
 /** Every request with a session cookie asks this: compiled once (db/prepared.ts), one indexed read. */
@@ -53,6 +55,7 @@ function sessionSelect(db: Kysely<Database>) {
       'sessions.remember',
       'sessions.expires_at',
       'sessions.last_seen_at',
+      'sessions.method',
       'users.id',
       'users.email',
       'users.first_name',
@@ -85,7 +88,9 @@ function activeSession(row: SessionRow): ActiveSession {
       department_id,
       role: row.role as RoleCode,
       role_name: row.role_name,
-      must_change_password: row.must_change_password,
+      // A password mailed by an administrator is the platform's: who signed in through the
+      // directory or the identity provider has no use for their own.
+      must_change_password: row.must_change_password && row.method === 'password',
     },
   };
 }
@@ -110,6 +115,7 @@ export class SessionRepository {
         last_seen_at: input.now,
         ip: input.ip,
         user_agent: input.userAgent,
+        method: input.method ?? 'password',
         created_at: input.now,
         updated_at: input.now,
       })

@@ -6,6 +6,10 @@ import type { SessionUser } from '../../platform/sessions.js';
 export interface SignInCandidate {
   user: SessionUser;
   passwordHash: string;
+  /** How the account came to be: 'manual' ones keep the platform's password under 'Только вход через SSO'. */
+  origin: string;
+  /** The directory entry's id of a synced person. */
+  directoryId: string | null;
 }
 
 export class AuthRepository {
@@ -27,6 +31,8 @@ export class AuthRepository {
         'users.department_id',
         'users.password_hash',
         'users.must_change_password',
+        'users.origin',
+        'users.directory_id',
         'roles.code as role',
         'roles.name as role_name',
       ])
@@ -34,7 +40,12 @@ export class AuthRepository {
       .where('users.deleted_at', 'is', null)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { password_hash, ...user } = row;
-    return { user: { ...user, role: user.role as RoleCode }, passwordHash: password_hash };
+    const { password_hash, origin, directory_id, ...user } = row;
+    return {
+      user: { ...user, role: user.role as RoleCode },
+      passwordHash: password_hash,
+      origin,
+      directoryId: directory_id,
+    };
   }
 }

@@ -1,18 +1,25 @@
+import type { SignInFailure, SignInMethod } from '@lms/contract';
 import type { Clock } from '../../platform/clock.js';
 import { MINUTE, addMs, iso } from '../../platform/clock.js';
-import { tooManyRequests, unprocessable } from '../../platform/errors.js';
+import { HttpError, tooManyRequests, unprocessable } from '../../platform/errors.js';
 import { passwordGate } from '../../platform/passwordGate.js';
 import { burnPasswordCheck, verifyPassword } from '../../platform/passwords.js';
 import type { RateLimiter } from '../../platform/rateLimit.js';
 import { IDLE_MS, REMEMBER_MS, type SessionRepository, type SessionUser } from '../../platform/sessions.js';
 import { randomToken, sha256 } from '../../platform/tokens.js';
-import type { AuthRepository } from './repository.js';
+import type { DirectoryLogin, DirectoryVerdict } from '../directory/passwords.js';
+import type { SignIns } from '../signins/service.js';
+import type { AuthRepository, SignInCandidate } from './repository.js';
+
+/** The directory's password check (LDAP_AUTH=on), or null. */
+export type DirectoryPasswords = (login: DirectoryLogin, password: string) => Promise<DirectoryVerdict>;
 
 export const LOGIN_MESSAGES = {
   wrong: 'Неверный логин или пароль',
   tooMany: 'Слишком много неудачных попыток входа. Попробуйте через минуту.',
   tooManyFromIp: 'Слишком много попыток входа. Попробуйте позже.',
   success: 'Вы успешно авторизованы',
+  directoryUnavailable: 'Не удалось проверить пароль в Active Directory. Попробуйте позже.',
 } as const;
 
 /** Tries of one login from one address a minute, within the address's shared budget. */
@@ -30,6 +37,8 @@ export class AuthService {
     private readonly sessions: SessionRepository,
     private readonly limiter: RateLimiter,
     private readonly clock: Clock,
+    private readonly signIns: SignIns,
+    private readonly directoryPasswords: DirectoryPasswords | null,
   ) {}
 
   async signIn(input: {
@@ -49,29 +58,65 @@ export class AuthService {
       throw tooManyRequests(LOGIN_MESSAGES.tooMany);
     }
     const candidate = await this.repo.findByLogin(login);
-    // The gate refuses (429) rather than queue when the process already hashes at its limit.
-    const ok = await passwordGate.run(async () => {
-      if (candidate) return verifyPassword(candidate.passwordHash, input.password);
-      await burnPasswordCheck(input.password);
-      return false;
-    });
-    if (!candidate || !ok) {
+    const { method, failure } = await this.judge(candidate, login, input.password);
+    const record = () =>
+      this.signIns.record({
+        userId: candidate?.user.id ?? null,
+        login,
+        method,
+        failure,
+        ip: input.ip,
+        userAgent: input.userAgent,
+      });
+    if (failure !== null || !candidate) {
+      await record();
+      if (failure === 'directory_unavailable') throw new HttpError(503, LOGIN_MESSAGES.directoryUnavailable);
       throw unprocessable(LOGIN_MESSAGES.wrong, { login: [LOGIN_MESSAGES.wrong] });
     }
     await this.limiter.reset(key);
     await this.limiter.giveIpAttemptBack(input.ip);
     const token = randomToken();
-    const { user } = candidate;
     await this.sessions.create({
       tokenHash: sha256(token),
-      userId: user.id,
+      userId: candidate.user.id,
       remember: input.remember,
       expiresAt: iso(addMs(now, input.remember ? REMEMBER_MS : IDLE_MS)),
       now: iso(now),
       ip: input.ip,
       userAgent: input.userAgent?.slice(0, 500) ?? null,
+      method,
     });
+    await record();
+    // A password an administrator mailed is the platform's: the directory's user keeps their own.
+    const user = method === 'password' ? candidate.user : { ...candidate.user, must_change_password: false };
     return { token, remember: input.remember, user };
+  }
+
+  /**
+   * Which way, if any, lets this login in with this password (docs/rules.md §Sign-in): the platform's
+   * own password, unless 'Только вход через SSO' closes it for an account not created by hand; then,
+   * with LDAP_AUTH, the directory's. The directory is asked for unknown logins too, so that the
+   * answer's time does not tell who has an account.
+   */
+  private async judge(
+    candidate: SignInCandidate | undefined,
+    login: string,
+    password: string,
+  ): Promise<{ method: SignInMethod; failure: SignInFailure | null }> {
+    const ownPassword = !candidate || candidate.origin === 'manual' || !(await this.signIns.ssoOnly());
+    // The gate refuses (429) rather than queue when the process already hashes at its limit.
+    const ok = await passwordGate.run(async () => {
+      if (candidate && ownPassword) return verifyPassword(candidate.passwordHash, password);
+      await burnPasswordCheck(password);
+      return false;
+    });
+    if (ok) return { method: 'password', failure: null };
+    const refused: SignInFailure = !candidate ? 'unknown_login' : ownPassword ? 'wrong_password' : 'sso_only';
+    if (!this.directoryPasswords) return { method: 'password', failure: refused };
+    const verdict = await this.directoryPasswords({ email: login, directoryId: candidate?.directoryId ?? null }, password);
+    if (verdict === 'unavailable') return { method: 'ldap', failure: 'directory_unavailable' };
+    if (verdict === 'ok' && candidate) return { method: 'ldap', failure: null };
+    return { method: 'ldap', failure: refused === 'sso_only' ? 'directory_refused' : refused };
   }
 
   async signOut(token: string): Promise<void> {

@@ -27,7 +27,7 @@ const TIMEOUT_MS = 60_000;
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /** The value of an attribute as text (the first of several); a binary objectGUID as hex. */
-function text(entry: Entry, name: string): string {
+export function attributeText(entry: Entry, name: string): string {
   const key = Object.keys(entry).find((k) => k.toLowerCase() === name.toLowerCase());
   const value = key === undefined ? undefined : entry[key];
   const first = Array.isArray(value) ? value[0] : value;
@@ -89,12 +89,10 @@ function failure(error: unknown): HttpError {
 }
 
 /**
- * Every employee entry of the directory (docs/rules.md §Directory sync), read with paged searches
- * (Active Directory answers at most 1 000 entries a page), over ldaps:// or StartTLS with the
- * configured certificate authority. Disabled accounts are those the disabled filter also matches.
- * Fails with the API's 502 and a Russian reason when the directory cannot be read.
+ * A connection to the directory, over TLS when configured (ldaps://, or StartTLS with the configured
+ * certificate authority); not yet bound. Fails like `readDirectory` when the directory cannot be reached.
  */
-export async function readDirectory(config: DirectoryConfig): Promise<DirectoryEntry[]> {
+export async function connect(config: DirectoryConfig): Promise<Client> {
   const ca = config.caFile ? [readFileSync(config.caFile)] : undefined;
   const ldaps = config.url.toLowerCase().startsWith('ldaps:');
   // TLS options go to the connection of an ldaps:// address only: given to the client of an
@@ -105,9 +103,25 @@ export async function readDirectory(config: DirectoryConfig): Promise<DirectoryE
     connectTimeout: CONNECT_TIMEOUT_MS,
     ...(ldaps && ca ? { tlsOptions: { ca } } : {}),
   });
-  const a = config.attributes;
   try {
     if (config.startTls && !ldaps) await client.startTLS(ca ? { ca } : {});
+  } catch (error) {
+    await client.unbind().catch(() => undefined);
+    throw failure(error);
+  }
+  return client;
+}
+
+/**
+ * Every employee entry of the directory (docs/rules.md §Directory sync), read with paged searches
+ * (Active Directory answers at most 1 000 entries a page), over ldaps:// or StartTLS with the
+ * configured certificate authority. Disabled accounts are those the disabled filter also matches.
+ * Fails with the API's 502 and a Russian reason when the directory cannot be read.
+ */
+export async function readDirectory(config: DirectoryConfig): Promise<DirectoryEntry[]> {
+  const client = await connect(config);
+  const a = config.attributes;
+  try {
     await client.bind(config.bindDn, config.bindPassword);
     const search = async (filter: string, attributes: string[]) =>
       (
@@ -129,19 +143,19 @@ export async function readDirectory(config: DirectoryConfig): Promise<DirectoryE
       a.manager,
     ]);
     const disabled = new Set(
-      (await search(`(&${config.userFilter}${config.disabledFilter})`, [a.id])).map((e) => text(e, a.id)),
+      (await search(`(&${config.userFilter}${config.disabledFilter})`, [a.id])).map((e) => attributeText(e, a.id)),
     );
     return entries.map((entry) => {
-      const id = text(entry, a.id);
+      const id = attributeText(entry, a.id);
       return {
         id,
         dn: entry.dn,
-        email: text(entry, a.email).toLowerCase(),
-        firstName: text(entry, a.firstName),
-        lastName: text(entry, a.lastName),
-        department: config.departmentFromOu ? nearestOu(entry.dn) : text(entry, a.department),
-        position: text(entry, a.position),
-        managerDn: text(entry, a.manager),
+        email: attributeText(entry, a.email).toLowerCase(),
+        firstName: attributeText(entry, a.firstName),
+        lastName: attributeText(entry, a.lastName),
+        department: config.departmentFromOu ? nearestOu(entry.dn) : attributeText(entry, a.department),
+        position: attributeText(entry, a.position),
+        managerDn: attributeText(entry, a.manager),
         disabled: disabled.has(id),
       };
     });

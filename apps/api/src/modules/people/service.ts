@@ -208,7 +208,11 @@ export class PeopleImportService {
     const of = (action: PlannedRow['action']) => plan.rows.filter((r) => r.action === action);
 
     const created = of('create');
-    const ids = await this.users.insertMany(created.map(inputOf), placeholder, now);
+    const ids = await this.users.insertMany(
+      created.map((row) => ({ ...inputOf(row), origin: origin.source })),
+      placeholder,
+      now,
+    );
     const createdIds = created.map((r) => ids.get(r.email) ?? 0);
 
     // Managers by address once everyone is in: the plan made sure each is a live employee by now.

@@ -17,7 +17,7 @@ export class RecoveryRepository {
   findUser(email: string) {
     return this.db
       .selectFrom('users')
-      .select(['id', 'email', 'first_name', 'last_name'])
+      .select(['id', 'email', 'first_name', 'last_name', 'origin'])
       .where('email', '=', email.toLowerCase())
       .where('deleted_at', 'is', null)
       .executeTakeFirst();

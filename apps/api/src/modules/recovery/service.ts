@@ -8,6 +8,7 @@ import { passwordGate } from '../../platform/passwordGate.js';
 import type { RateLimiter } from '../../platform/rateLimit.js';
 import { hmac, safeEqual } from '../../platform/tokens.js';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
+import type { SignIns } from '../signins/service.js';
 import type { Credentials } from '../users/credentials.js';
 import type { RecoveryRepository } from './repository.js';
 
@@ -39,7 +40,18 @@ export class RecoveryService {
     private readonly clock: Clock,
     private readonly secret: string,
     private readonly mail: MailContext,
+    private readonly signIns: SignIns,
   ) {}
+
+  /**
+   * The live user of an address whose password may be recovered: under 'Только вход через SSO' only
+   * accounts created by hand have one (docs/rules.md §Sign-in). Others are answered as no account.
+   */
+  async #recoverable(address: string) {
+    const user = await this.repo.findUser(address);
+    if (user && user.origin !== 'manual' && (await this.signIns.ssoOnly())) return undefined;
+    return user;
+  }
 
   /**
    * Recovery calls spend the same per-address budget as sign-in (docs/rules.md §Password recovery), on top of their
@@ -66,7 +78,7 @@ export class RecoveryService {
     }
     // A new code (or the promise of one) starts the count of wrong tries afresh, for any address.
     await this.limiter.reset(`recovery:fail:${address}`);
-    const user = await this.repo.findUser(address);
+    const user = await this.#recoverable(address);
     if (!user) return;
     const pin = String(randomInt(0, 1_000_000)).padStart(6, '0');
     await this.uow.run(() =>
@@ -92,7 +104,7 @@ export class RecoveryService {
     if ((await this.limiter.count(`recovery:fail-day:${address}`, now, DAY)) >= FAILURES_PER_ADDRESS_PER_DAY) {
       throw tooManyRequests(RECOVERY_MESSAGES.tooMany);
     }
-    const user = await this.repo.findUser(address);
+    const user = await this.#recoverable(address);
     const taken = user ? await this.repo.takeTry(user.id, iso(now), MAX_PIN_FAILURES) : undefined;
     if (user && taken && safeEqual(taken.pin_hash, this.#hash(user.id, pin))) {
       await this.repo.returnTry(taken.id);

@@ -42,7 +42,12 @@ export interface UserInput {
   directory_id?: string | null;
   /** The line manager; not given: left as it is. */
   manager_id?: number | null;
+  /** How the account came to be (only at its creation); 'manual' when not given. */
+  origin?: UserOrigin;
 }
+
+/** How an account came to be: 'Только вход через SSO' keeps the platform's password for 'manual' only. */
+export type UserOrigin = 'manual' | 'import' | 'directory' | 'sso';
 
 /** What every list of people shows of a person. */
 const PERSON = [
