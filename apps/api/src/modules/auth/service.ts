@@ -113,7 +113,10 @@ export class AuthService {
     if (ok) return { method: 'password', failure: null };
     const refused: SignInFailure = !candidate ? 'unknown_login' : ownPassword ? 'wrong_password' : 'sso_only';
     if (!this.directoryPasswords) return { method: 'password', failure: refused };
-    const verdict = await this.directoryPasswords({ email: login, directoryId: candidate?.directoryId ?? null }, password);
+    const verdict = await this.directoryPasswords(
+      { email: login, directoryId: candidate?.directoryId ?? null },
+      password,
+    );
     if (verdict === 'unavailable') return { method: 'ldap', failure: 'directory_unavailable' };
     if (verdict === 'ok' && candidate) return { method: 'ldap', failure: null };
     return { method: 'ldap', failure: refused === 'sso_only' ? 'directory_refused' : refused };
