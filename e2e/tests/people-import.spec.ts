@@ -116,10 +116,10 @@ test('an admin downloads the template, checks an .xlsx file, applies it and find
   const template = new ExcelJS.Workbook();
   await template.xlsx.load(xlsx.body as unknown as ArrayBuffer);
   const people = template.getWorksheet('Сотрудники');
-  expect((people?.getRow(1).values as unknown[]).slice(1)).toEqual(HEADER);
+  expect((people?.getRow(1).values as unknown[]).slice(1)).toEqual([...HEADER, 'Email руководителя']);
   const csv = await download(page, page.getByRole('link', { name: 'CSV', exact: true }));
   expect(csv.name).toMatch(/\.csv$/);
-  expect(csv.body.toString('utf8')).toBe('\uFEFFФамилия;Имя;Email;Отдел;Должность;Роль\r\n');
+  expect(csv.body.toString('utf8')).toBe('\uFEFFФамилия;Имя;Email;Отдел;Должность;Роль;Email руководителя\r\n');
 
   // ── a file with two new people (one in a department to create) and a broken row ──
   const alla = `alla.import.${STAMP}@${LOGIN_DOMAIN}`;

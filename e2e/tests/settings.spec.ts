@@ -129,6 +129,7 @@ test('employees: two added in one form get welcome mails; one is edited, has the
   const edit = page.getByRole('form', { name: 'Редактирование сотрудника' });
   await expect(edit.getByRole('textbox', { name: 'Email' })).toHaveValue(petr.local);
   await edit.getByRole('textbox', { name: 'Должность' }).fill('Аналитик');
+  await edit.getByRole('textbox', { name: 'Руководитель' }).fill(olgaEmail);
   await edit.getByRole('combobox', { name: 'Курсы' }).click();
   await page.getByRole('option', { name: 'Эффективные переговоры' }).click();
   await page.keyboard.press('Escape');
@@ -139,6 +140,7 @@ test('employees: two added in one form get welcome mails; one is edited, has the
 
   // reopened, it shows both courses (the new one was attached)
   await rows.first().click();
+  await expect(edit.getByRole('textbox', { name: 'Руководитель' })).toHaveValue(olgaEmail);
   await expect(edit.getByText('Эффективные переговоры', { exact: true })).toBeVisible();
   await expect(edit.getByText('Информационная безопасность', { exact: true })).toBeVisible();
   await page.waitForTimeout(600); // the 500 ms opening animation

@@ -213,6 +213,7 @@ function EditUserForm({ user, assigned, suffix, onClose, busy, setBusy }: FormPr
           </SimpleGrid>
           <TextInput
             label={T.manager}
+            placeholder={T.managerPlaceholder}
             description={synced ? undefined : T.managerHint}
             type="email"
             value={manager}
