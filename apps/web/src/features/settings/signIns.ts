@@ -6,6 +6,7 @@ import {
   type SignInEntry,
   type SignInMethod,
   type SignInSettings,
+  UNSAFE_IN_LINE,
 } from '@lms/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { parseAnswer } from '../../lib/answer';
@@ -57,14 +58,12 @@ export function signInFiltersOf(params: URLSearchParams): { filters: SignInFilte
   };
 }
 
-/** A search as the server takes it: trimmed, at most 100 characters, no control characters. */
+/** What the contract refuses in a line of text, every occurrence. */
+const UNSAFE = new RegExp(UNSAFE_IN_LINE.source, 'gu');
+
+/** A search as the server takes it: trimmed, at most 100 characters, none of the characters it refuses. */
 export function cleanSearch(text: string): string {
-  // eslint-disable-next-line no-control-regex -- the control characters are exactly what the contract refuses
-  return text
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
-    .trim()
-    .slice(0, SEARCH_MAX)
-    .trim();
+  return text.replace(UNSAFE, '').trim().slice(0, SEARCH_MAX).trim();
 }
 
 export interface SignInsPage {
