@@ -11,7 +11,7 @@ import { signInParams, SIGN_INS_PER_PAGE, type SignInFilters, type useSignIns } 
 import { ALL, METHOD_OPTIONS, RESULT_OPTIONS, SIGN_IN_RESULTS, SIGN_IN_TEXTS as S } from './signInTexts';
 import { DataTableBody, SettingsTable } from './ui';
 
-const COLUMNS = 7;
+const COLUMNS = 5;
 
 /** A filter's key: the same filters are the same list. */
 const filterKey = (filters: SignInFilters) => JSON.stringify(signInParams(filters));
@@ -28,6 +28,7 @@ export function SignInJournal({ journal, address }: SignInJournalProps) {
   const paged = usePage(journal, page, SIGN_INS_PER_PAGE, setPage);
   // 'Ничего не найдено' rather than 'Входов пока нет' when the rows shown were filtered
   const shownFilter = filterKey(journal.data?.filters ?? filters);
+  const filtered = shownFilter !== filterKey({});
   const phone = useMediaQuery('(max-width: 47.99em)');
   const timeZone = usePublicConfig().data?.time_zone;
 
@@ -39,7 +40,7 @@ export function SignInJournal({ journal, address }: SignInJournalProps) {
         </Title>
         {journal.data && paged.total > 0 ? (
           <Text size="sm" c="dimmed" data-testid="sign-ins-total">
-            {S.total(paged.total)}
+            {filtered ? S.found(paged.total) : S.total(paged.total)}
           </Text>
         ) : null}
       </Group>
@@ -83,7 +84,7 @@ export function SignInJournal({ journal, address }: SignInJournalProps) {
       <PagedTableCard loading={journal.isPlaceholderData}>
         <SettingsTable
           label={S.journalTitle}
-          minWidth={phone ? 0 : 1000}
+          minWidth={phone ? 0 : 860}
           head={
             phone ? (
               <Table.Th>{S.colEntry}</Table.Th>
@@ -91,11 +92,9 @@ export function SignInJournal({ journal, address }: SignInJournalProps) {
               <>
                 <Table.Th>{S.colTime}</Table.Th>
                 <Table.Th>{S.colPerson}</Table.Th>
-                <Table.Th>{S.colLogin}</Table.Th>
                 <Table.Th>{S.colMethod}</Table.Th>
                 <Table.Th>{S.colResult}</Table.Th>
-                <Table.Th>{S.colIp}</Table.Th>
-                <Table.Th>{S.colBrowser}</Table.Th>
+                <Table.Th>{S.colOrigin}</Table.Th>
               </>
             )
           }
@@ -105,7 +104,7 @@ export function SignInJournal({ journal, address }: SignInJournalProps) {
             rows={paged.rows}
             columns={phone ? 1 : COLUMNS}
             // any filter counts as a search: an empty result is 'Ничего не найдено'
-            search={shownFilter === filterKey({}) ? '' : shownFilter}
+            search={filtered ? shownFilter : ''}
             emptyText={S.empty}
             renderRow={(entry) =>
               phone ? (

@@ -52,32 +52,49 @@ function FailureText({ entry }: { entry: SignInEntry }) {
   );
 }
 
-/** The person, or — a login that named no one — the login itself, dimmed. */
+/**
+ * Who: the person's name with the login under it, or — a login that named no one — the login alone,
+ * dimmed. One cell for both, so that the journal fits a 1280 px screen without scrolling sideways.
+ */
 function Person({ entry }: { entry: SignInEntry }) {
-  return entry.name ? (
-    <Text size="sm" fw={600} style={WRAP_ANYWHERE}>
-      {entry.name}
-    </Text>
-  ) : (
-    <Text size="sm" c="dimmed" style={WRAP_ANYWHERE}>
-      {entry.login}
-    </Text>
+  if (!entry.name) {
+    return (
+      <Text size="sm" c="dimmed" style={WRAP_ANYWHERE}>
+        {entry.login}
+      </Text>
+    );
+  }
+  return (
+    <>
+      <Text size="sm" fw={600} style={WRAP_ANYWHERE}>
+        {entry.name}
+      </Text>
+      <Text size="xs" c="dimmed" style={WRAP_ANYWHERE}>
+        {entry.login}
+      </Text>
+    </>
   );
 }
 
 /** The browser in a few words; the whole user agent in the title (a tooltip, and read out as its description). */
 function Browser({ entry }: { entry: SignInEntry }) {
-  if (!entry.user_agent) {
-    return (
-      <Text size="sm" c="dimmed">
-        {S.noBrowser}
-      </Text>
-    );
-  }
+  if (!entry.user_agent) return null;
   return (
-    <Text size="sm" title={entry.user_agent} lineClamp={2} style={WRAP_ANYWHERE}>
+    <Text size="xs" c="dimmed" title={entry.user_agent} lineClamp={2} style={WRAP_ANYWHERE}>
       {browserSummary(entry.user_agent)}
     </Text>
+  );
+}
+
+/** Where from: the address, and the browser under it. */
+function Origin({ entry }: { entry: SignInEntry }) {
+  return (
+    <>
+      <Text size="sm" style={WRAP_ANYWHERE}>
+        {entry.ip}
+      </Text>
+      <Browser entry={entry} />
+    </>
   );
 }
 
@@ -87,15 +104,10 @@ export function SignInRow({ entry, timeZone }: SignInRowProps) {
       <Table.Td style={TOP}>
         <EntryTime entry={entry} timeZone={timeZone} />
       </Table.Td>
-      <Table.Td miw={140} style={TOP}>
+      <Table.Td miw={180} style={TOP}>
         <Person entry={entry} />
       </Table.Td>
-      <Table.Td miw={140} style={TOP}>
-        <Text size="sm" style={WRAP_ANYWHERE}>
-          {entry.login}
-        </Text>
-      </Table.Td>
-      <Table.Td style={TOP}>
+      <Table.Td miw={110} style={TOP}>
         <Text size="sm">{SIGN_IN_METHOD_LABELS[entry.method]}</Text>
       </Table.Td>
       <Table.Td miw={170} style={TOP}>
@@ -104,13 +116,8 @@ export function SignInRow({ entry, timeZone }: SignInRowProps) {
           <FailureText entry={entry} />
         </Stack>
       </Table.Td>
-      <Table.Td style={TOP}>
-        <Text size="sm" ff="monospace" style={WRAP_ANYWHERE}>
-          {entry.ip}
-        </Text>
-      </Table.Td>
-      <Table.Td miw={130} maw={200} style={TOP}>
-        <Browser entry={entry} />
+      <Table.Td miw={150} maw={220} style={TOP}>
+        <Origin entry={entry} />
       </Table.Td>
     </Table.Tr>
   );
@@ -128,11 +135,6 @@ export function CompactSignInRow({ entry, timeZone }: SignInRowProps) {
           </Group>
           <div>
             <Person entry={entry} />
-            {entry.name ? (
-              <Text size="xs" c="dimmed" style={WRAP_ANYWHERE}>
-                {entry.login}
-              </Text>
-            ) : null}
           </div>
           <FailureText entry={entry} />
           <Text size="xs" c="dimmed" style={WRAP_ANYWHERE}>

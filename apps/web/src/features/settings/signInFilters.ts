@@ -1,6 +1,6 @@
 import type { SignInMethod } from '@lms/contract';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { cleanSearch, signInFiltersOf, signInParams, SIGN_INS_SEARCH_DEBOUNCE_MS, type SignInFilters } from './signIns';
 import type { SignInResult } from './signInTexts';
@@ -24,16 +24,24 @@ export function useSignInFilters() {
   };
 
   const shown = filters.search ?? '';
+  // the search this box last put in the address: its own change, not one to show back in the box
+  const sent = useRef<string | null>(null);
   // the typed search reaches the address once it settles (a new search: page 1)
   useEffect(() => {
-    if (debounced !== shown) go({ ...filters, search: debounced || undefined }, 1, true);
+    if (debounced === shown) return;
+    sent.current = debounced;
+    go({ ...filters, search: debounced || undefined }, 1, true);
     // only a settled search sends: the address changing is not a reason to send it again
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
-  // the address changed under the box (back, a link): the box shows its search
+  // the address changed under the box (back, a link): the box shows its search, and what was being
+  // typed is dropped (setting the box restarts the debounce, so it never sends the old text)
   useEffect(() => {
-    if (shown !== debounced) setSearch(shown);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (shown === sent.current) {
+      sent.current = null;
+      return;
+    }
+    setSearch(shown);
   }, [shown]);
 
   return {

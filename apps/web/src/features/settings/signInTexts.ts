@@ -45,11 +45,9 @@ export const SIGN_IN_TEXTS = {
     'Каждая попытка войти на платформу: кто, каким способом, откуда и чем она закончилась. Отказ — повод присмотреться, если их много у одного сотрудника или с одного адреса.',
   colTime: 'Время',
   colPerson: 'Сотрудник',
-  colLogin: 'Логин',
   colMethod: 'Способ',
   colResult: 'Результат',
-  colIp: 'IP-адрес',
-  colBrowser: 'Браузер',
+  colOrigin: 'IP-адрес и браузер',
   /** The one column of a phone's layout. */
   colEntry: 'Вход',
   search: 'Сотрудник или логин',
@@ -62,9 +60,9 @@ export const SIGN_IN_TEXTS = {
   success: 'Успешно',
   failure: 'Отказ',
   empty: 'Входов пока нет',
-  /** A person no longer there, or a login that named no one. */
-  noBrowser: '—',
   total: (n: number) => `Всего: ${formatCount(n, ATTEMPTS)}`,
+  /** The count of a filtered journal. */
+  found: (n: number) => `Найдено: ${formatCount(n, ATTEMPTS)}`,
   pages: 'Страницы журнала входов',
   shown: (from: number, to: number, total: number) => `${from}–${to} из ${total}`,
 } as const;
