@@ -147,6 +147,17 @@ describe('Settings, sign-in tab: the journal', { timeout: 20_000 }, () => {
     expect(screen.getByRole('combobox', { name: 'Результат входа' })).toHaveValue('Успешные');
   });
 
+  it('goes to the last page there is from a page past the end, in place of it in the history', async () => {
+    const { journalCalls, address, router } = setup({ path: '/settings/sign-in?result=failure&page=7' });
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(journalCalls()).toEqual([
+      { page: '7', per_page: '50', result: 'failure' },
+      { page: '1', per_page: '50', result: 'failure' },
+    ]);
+    expect(address()).toEqual({ result: 'failure' });
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
   it('searches by name or login 300 ms after the last key, and puts the search in the address', async () => {
     expect(SIGN_INS_SEARCH_DEBOUNCE_MS).toBe(SEARCH_DEBOUNCE_MS);
     vi.useFakeTimers({ shouldAdvanceTime: true });

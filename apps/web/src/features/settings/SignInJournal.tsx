@@ -23,9 +23,9 @@ interface SignInJournalProps {
 
 /** 'Журнал входов': every sign-in, newest first, a page at a time, filtered from the address. */
 export function SignInJournal({ journal, address }: SignInJournalProps) {
-  const { filters, page, search, setSearch, setMethod, setResult, setPage } = address;
+  const { filters, page, search, setSearch, setMethod, setResult, setPage, fixPage } = address;
   const titleId = useId();
-  const paged = usePage(journal, page, SIGN_INS_PER_PAGE, setPage);
+  const paged = usePage(journal, page, SIGN_INS_PER_PAGE, fixPage);
   // 'Ничего не найдено' rather than 'Входов пока нет' when the rows shown were filtered
   const shownFilter = filterKey(journal.data?.filters ?? filters);
   const filtered = shownFilter !== filterKey({});

@@ -52,5 +52,7 @@ export function useSignInFilters() {
     setMethod: (method: SignInMethod | undefined) => go({ ...filters, method }, 1),
     setResult: (result: SignInResult | undefined) => go({ ...filters, result }, 1),
     setPage: (next: number) => go(filters, next),
+    /** A page past the end (an old link) corrected: in place, so that back does not return to it. */
+    fixPage: (next: number) => go(filters, next, true),
   };
 }
