@@ -53,6 +53,7 @@ const protectedScreens: RouteObject[] = [
   { path: 'settings', ...screen(() => import('../features/settings/UsersPage')) },
   { path: 'settings/departments', ...screen(() => import('../features/settings/DepartmentsPage')) },
   { path: 'settings/groups', ...screen(() => import('../features/settings/GroupsPage')) },
+  { path: 'settings/sign-in', ...screen(() => import('../features/settings/SignInPage')) },
   { path: 'settings/audit', ...screen(() => import('../features/settings/AuditPage')) },
   { path: 'settings/mail-log', ...screen(() => import('../features/settings/MailLogPage')) },
   { path: 'settings/import', ...screen(() => import('../features/settings/ImportPage')) },

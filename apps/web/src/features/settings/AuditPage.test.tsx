@@ -108,14 +108,14 @@ async function choose(ue: ReturnType<typeof setup>['ue'], label: string, option:
 }
 
 describe('Settings, audit tab', { timeout: 20_000 }, () => {
-  it('is a tab of the settings, between the groups and the mail log, and lists who changed what', async () => {
+  it('is a tab of the settings, between the sign-in tab and the mail log, and lists who changed what', async () => {
     const { auditCalls } = setup();
     expect(await screen.findByRole('heading', { name: 'Настройка школы' })).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Разделы настроек' });
     const links = within(nav)
       .getAllByRole('link')
       .map((a) => a.textContent);
-    expect(links.slice(2)).toEqual(['Учебные группы', 'Журнал изменений', 'Журнал писем']);
+    expect(links.slice(2)).toEqual(['Учебные группы', 'Вход', 'Журнал изменений', 'Журнал писем']);
     const tab = within(nav).getByRole('link', { name: 'Журнал изменений' });
     expect(tab).toHaveAttribute('href', '/settings/audit');
     expect(tab).toHaveAttribute('aria-current', 'page');

@@ -3,6 +3,7 @@ import { useDocumentTitle } from '@mantine/hooks';
 import {
   IconBuildingCommunity,
   IconHistory,
+  IconLogin2,
   IconMail,
   IconUsers,
   IconUsersGroup,
@@ -16,6 +17,7 @@ import { useSession } from '../../shared/session';
 import { AUDIT_TEXTS } from './audit';
 import { canManageSettings } from './logic';
 import { MAIL_LOG_TEXTS } from './mailLog';
+import { SIGN_IN_TEXTS } from './signInTexts';
 import { T } from './texts';
 import { AccessDenied } from './ui';
 
@@ -29,6 +31,7 @@ export const SETTINGS_TABS: SettingsTab[] = [
   { to: '/settings', label: T.tabUsers, icon: IconUsers },
   { to: '/settings/departments', label: T.tabDepartments, icon: IconBuildingCommunity },
   { to: '/settings/groups', label: T.tabGroups, icon: IconUsersGroup },
+  { to: '/settings/sign-in', label: SIGN_IN_TEXTS.tab, icon: IconLogin2 },
   { to: '/settings/audit', label: AUDIT_TEXTS.tab, icon: IconHistory },
   { to: '/settings/mail-log', label: MAIL_LOG_TEXTS.tab, icon: IconMail },
 ];
