@@ -40,6 +40,7 @@ import { AuditRepository } from './modules/audit/repository.js';
 import { AuditService } from './modules/audit/service.js';
 import { exportsRoutes } from './modules/exports/routes.js';
 import { registerPeople } from './peopleWiring.js';
+import { wireOidc } from './oidcWiring.js';
 import { ExportsService } from './modules/exports/service.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { ProfileService } from './modules/profile/service.js';
@@ -260,7 +261,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
 
-  await app.register(authRoutes({ auth, config, secret }));
+  const oidc = wireOidc({ config, secret, clock });
+  await app.register(authRoutes({ auth, config, secret, endProviderSession: oidc.endProviderSession }));
   await app.register(menuRoutes);
   await app.register(recoveryRoutes(recovery, config));
 
@@ -281,6 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     audit,
   );
   await app.register(usersRoutes(usersService, config));
+  await oidc.register(app, { uow, auth, users, sessions, enrollments, audit, limiter });
   await app.register(mailLogRoutes(mailLog));
   const departmentsRepo = new DepartmentsRepository(uow);
   const groupsRepo = new GroupsRepository(uow);

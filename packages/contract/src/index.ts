@@ -17,3 +17,4 @@ export * from './people.js';
 export * from './peopleImport.js';
 export * from './audit.js';
 export * from './assignment.js';
+export * from './oidc.js';
