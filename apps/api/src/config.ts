@@ -84,10 +84,7 @@ const envSchema = z.object({
   /** Minutes between scheduled syncs; 0: only the admins' 'Синхронизировать' button. */
   LDAP_SYNC_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
   /** Sign-in through the company's OpenID Connect provider (issue 33): off unless issuer and client id are set. */
-  OIDC_ISSUER: z
-    .string()
-    .url("OIDC_ISSUER must be the provider's address, e.g. https://sso.company.ru/realms/staff")
-    .optional(),
+  OIDC_ISSUER: z.string().optional(),
   OIDC_CLIENT_ID: z.string().optional(),
   /** Empty: a public client (PKCE only, no client authentication at the token endpoint). */
   OIDC_CLIENT_SECRET: z.string().optional(),
@@ -178,7 +175,8 @@ function oidcConfig(e: z.infer<typeof envSchema>): OidcConfig | null {
   if (!issuer && !clientId) return null;
   const invalid = (why: string) => new Error(`Invalid configuration:\n${why}`);
   if (!issuer || !clientId) throw invalid('OIDC_ISSUER and OIDC_CLIENT_ID are set together (one of them is missing)');
-  const url = new URL(issuer);
+  const url = URL.parse(issuer);
+  if (!url) throw invalid("OIDC_ISSUER must be the provider's address, e.g. https://sso.company.ru/realms/staff");
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
     throw invalid('OIDC_ISSUER must be an https:// address');
   }

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { Client, createTestApp, type TestContext } from './harness.js';
-import { startOidcProvider, type ProviderOptions, type TestProvider } from './oidcProvider.js';
+import { startOidcProvider, type ProviderBrowser, type ProviderOptions, type TestProvider } from './oidcProvider.js';
 
 /** The app's address in the OpenID Connect tests (PUBLIC_URL): the provider knows its callback there. */
 export const SITE = 'http://lms.test';
@@ -27,13 +27,15 @@ export async function oidcTestApp(
   });
   const ctx = await createTestApp({ PUBLIC_URL: SITE, ...provider.env, ...opts.env });
   ctx.clock.set(new Date());
+  let closed: Promise<void> | undefined;
   return {
     ctx,
     provider,
-    close: async () => {
-      await ctx.close();
-      await provider.stop();
-    },
+    close: () =>
+      (closed ??= (async () => {
+        await ctx.close();
+        await provider.stop();
+      })()),
   };
 }
 
@@ -56,6 +58,7 @@ export function visitCallback(client: Client, url: URL): Promise<LightMyRequestR
 
 /**
  * A whole sign-in as a browser makes it: start, the provider's pages as `login`, the callback.
+ * `client` is the browser at the app, `opts.browser` the same browser's cookies at the provider.
  * `tamper` changes the authorization address on its way to the provider, `tamperBack` the callback
  * address on its way back.
  */
@@ -63,11 +66,17 @@ export async function signInThrough(
   test: OidcTest,
   client: Client,
   login: string,
-  opts: { query?: string; tamper?: (url: URL) => void; tamperBack?: (url: URL) => void } = {},
+  opts: {
+    query?: string;
+    tamper?: (url: URL) => void;
+    tamperBack?: (url: URL) => void;
+    /** The browser at the provider (a new one by default). */
+    browser?: ProviderBrowser;
+  } = {},
 ): Promise<LightMyRequestResponse> {
   const authorization = await startSignIn(client, opts.query);
   opts.tamper?.(authorization);
-  const back = await test.provider.signIn(authorization.href, login);
+  const back = await (opts.browser ?? test.provider.browser()).signIn(authorization.href, login);
   opts.tamperBack?.(back);
   return visitCallback(client, back);
 }

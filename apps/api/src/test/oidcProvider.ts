@@ -44,14 +44,12 @@ export interface TestProvider {
   clientSecret: string;
   /** The app's settings for this provider. */
   env: Record<string, string>;
-  /**
-   * Goes through the provider's pages as a browser would from `authorizationUrl`: its login form
-   * filled in as `login`, its consent given when asked. Returns the address it sends the browser
-   * back to (the app's callback with code, state and iss, or with an error).
-   */
+  /** A browser of its own at the provider (its cookies: the provider's session of whoever signed in). */
+  browser(): ProviderBrowser;
+  /** `ProviderBrowser.signIn` in a new browser. */
   signIn(authorizationUrl: string, login: string): Promise<URL>;
-  /** Follows the provider's end-session address and confirms; returns where the provider sends the browser. */
-  logout(endSessionUrl: string): Promise<URL>;
+  /** `ProviderBrowser.cancel` in a new browser. */
+  cancel(authorizationUrl: string): Promise<URL>;
   stop(): Promise<void>;
 }
 
@@ -90,6 +88,80 @@ class Jar {
   }
 }
 
+/** A browser at the provider's pages, driven by fetch with its own cookies. */
+export class ProviderBrowser {
+  readonly #jar = new Jar();
+  /** The prompts the provider showed during the last call ('login', 'consent', 'logout'). */
+  prompts: string[] = [];
+
+  constructor(private readonly issuer: string) {}
+
+  private async get(url: string): Promise<Response> {
+    const response = await fetch(url, { redirect: 'manual', headers: { cookie: this.#jar.header() } });
+    this.#jar.absorb(response);
+    return response;
+  }
+
+  private async post(url: string, fields: Record<string, string>): Promise<Response> {
+    const response = await fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: this.#jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields),
+    });
+    this.#jar.absorb(response);
+    return response;
+  }
+
+  /** Follows the provider's redirects and fills its pages in until it sends the browser elsewhere. */
+  private async travel(first: Response, fill: (form: Record<string, string>) => Record<string, string>): Promise<URL> {
+    this.prompts = [];
+    let response = first;
+    for (let step = 0; step < 20; step++) {
+      const location = response.headers.get('location');
+      if (location) {
+        const next = new URL(location, this.issuer);
+        if (next.origin !== this.issuer) return next;
+        response = await this.get(next.href);
+        continue;
+      }
+      const html = await response.text();
+      if (response.status !== 200) throw new Error(`the provider answered ${response.status}:\n${html.slice(0, 2000)}`);
+      const form = formOf(html);
+      this.prompts.push(form.fields.prompt ?? 'logout');
+      response = await this.post(new URL(form.action, this.issuer).href, { ...form.fields, ...fill(form.fields) });
+    }
+    throw new Error('the provider kept the browser for too long');
+  }
+
+  /**
+   * Goes through the provider's pages from `authorizationUrl`: its login form filled in as `login`
+   * (unless the provider remembers someone), its consent given when asked. Returns the address it
+   * sends the browser back to (the app's callback with code, state and iss, or with an error).
+   */
+  async signIn(authorizationUrl: string, login: string): Promise<URL> {
+    return this.travel(await this.get(authorizationUrl), (form) =>
+      form.prompt === 'login' ? { login, password: 'any-password' } : {},
+    );
+  }
+
+  /** Goes to the provider's login page and presses its '[ Cancel ]'. */
+  async cancel(authorizationUrl: string): Promise<URL> {
+    let response = await this.get(authorizationUrl);
+    for (let location = response.headers.get('location'); location; location = response.headers.get('location')) {
+      response = await this.get(new URL(location, this.issuer).href);
+    }
+    const abort = /<a href="([^"]+\/abort)">/.exec(await response.text())?.[1];
+    if (!abort) throw new Error('the provider showed no cancel link');
+    return this.travel(await this.get(new URL(abort, this.issuer).href), () => ({}));
+  }
+
+  /** Follows the provider's end-session address and confirms. */
+  async logout(endSessionUrl: string): Promise<URL> {
+    return this.travel(await this.get(endSessionUrl), () => ({ logout: 'yes' }));
+  }
+}
+
 /** The form of one of the provider's pages: where it posts and its hidden fields. */
 function formOf(html: string): { action: string; fields: Record<string, string> } {
   const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
@@ -99,6 +171,22 @@ function formOf(html: string): { action: string; fields: Record<string, string> 
     fields[match[1] ?? ''] = match[2] ?? '';
   }
   return { action: action.replace(/&amp;/g, '&'), fields };
+}
+
+/**
+ * The provider warns that it keeps its data in memory and shows its own development pages: exactly
+ * what a test provider does, so those two warnings are not printed for every test.
+ */
+function quietly<T>(make: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!String(args[0]).includes('a quick start development-only')) warn(...args);
+  };
+  try {
+    return make();
+  } finally {
+    console.warn = warn;
+  }
 }
 
 export async function startOidcProvider(options: ProviderOptions): Promise<TestProvider> {
@@ -166,7 +254,7 @@ export async function startOidcProvider(options: ProviderOptions): Promise<TestP
       Grant: 3600,
     },
   };
-  const provider = new Provider(issuer, configuration);
+  const provider = quietly(() => new Provider(issuer, configuration));
   provider.use(async (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => {
     await next();
     if (typeof ctx.body === 'string' && ctx.type.startsWith('text/html')) {
@@ -181,51 +269,14 @@ export async function startOidcProvider(options: ProviderOptions): Promise<TestP
   });
   handle = provider.callback();
 
-  const jar = new Jar();
-  const get = async (url: string) => {
-    const response = await fetch(url, { redirect: 'manual', headers: { cookie: jar.header() } });
-    jar.absorb(response);
-    return response;
-  };
-  const post = async (url: string, fields: Record<string, string>) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields),
-    });
-    jar.absorb(response);
-    return response;
-  };
-  /** Follows the provider's redirects and pages until it sends the browser elsewhere. */
-  const travel = async (first: Response, fill: (html: string) => Record<string, string>): Promise<URL> => {
-    let response = first;
-    for (let step = 0; step < 20; step++) {
-      const location = response.headers.get('location');
-      if (location) {
-        const next = new URL(location, issuer);
-        if (next.origin !== issuer) return next;
-        response = await get(next.href);
-        continue;
-      }
-      const html = await response.text();
-      if (response.status !== 200) throw new Error(`the provider answered ${response.status}:\n${html.slice(0, 2000)}`);
-      const form = formOf(html);
-      response = await post(new URL(form.action, issuer).href, { ...form.fields, ...fill(html) });
-    }
-    throw new Error('the provider kept the browser for too long');
-  };
-
   return {
     issuer,
     clientId,
     clientSecret,
     env: { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret },
-    signIn: async (authorizationUrl, login) =>
-      travel(await get(authorizationUrl), (html) =>
-        html.includes('name="login"') ? { login, password: 'any-password' } : {},
-      ),
-    logout: async (endSessionUrl) => travel(await get(endSessionUrl), () => ({ logout: 'yes' })),
+    browser: () => new ProviderBrowser(issuer),
+    signIn: (authorizationUrl, login) => new ProviderBrowser(issuer).signIn(authorizationUrl, login),
+    cancel: (authorizationUrl) => new ProviderBrowser(issuer).cancel(authorizationUrl),
     stop: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

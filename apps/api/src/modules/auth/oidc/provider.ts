@@ -94,6 +94,9 @@ export class OidcProvider {
     const configuration = new oidc.Configuration(server, this.config.clientId, { [oidc.clockSkew]: skew }, auth);
     configuration.timeout = TIMEOUT_S;
     if (this.#insecure) oidc.allowInsecureRequests(configuration);
+    // The standard lets a client trust an ID token from the token endpoint on TLS alone, and the
+    // library does so by default; we check its signature against the provider's published keys too.
+    oidc.enableNonRepudiationChecks(configuration);
     if (this.#jwks) oidc.setJwksCache(configuration, this.#jwks);
     return configuration;
   }

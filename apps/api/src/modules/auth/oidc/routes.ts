@@ -31,6 +31,16 @@ const cookieOptions = (config: Config, request: FastifyRequest, path: string) =>
   secure: isHttps(config, request),
 });
 
+/** What went wrong, for the log: the error's chain of causes, and a provider's OAuth error code. */
+function reasonOf(error: unknown): string | undefined {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const oauth = (e as { error?: unknown }).error;
+    parts.push(`${e.name}: ${e.message}${typeof oauth === 'string' ? ` (${oauth})` : ''}`);
+  }
+  return parts.length > 0 ? parts.join(' ← ') : undefined;
+}
+
 /**
  * A refusal ends on the sign-in page with its code (contract OIDC_ERROR_MESSAGES: the Russian text
  * shown there), never with a session and never with a 500: an unexpected error is logged and
@@ -40,8 +50,7 @@ function refuse(request: FastifyRequest, reply: FastifyReply, error: unknown) {
   let code: OidcErrorCode = 'failed';
   if (error instanceof OidcRefusal) {
     code = error.code;
-    const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : undefined;
-    request.log.warn({ code, cause }, 'OpenID Connect sign-in refused');
+    request.log.warn({ code, reason: reasonOf(error.cause) }, 'OpenID Connect sign-in refused');
   } else {
     request.log.error({ err: error }, 'OpenID Connect sign-in failed');
   }
