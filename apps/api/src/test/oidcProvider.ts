@@ -140,7 +140,7 @@ export class ProviderBrowser {
    * sends the browser back to (the app's callback with code, state and iss, or with an error).
    */
   async signIn(authorizationUrl: string, login: string): Promise<URL> {
-    return this.travel(await this.get(authorizationUrl), (form) =>
+    return this.travel(await this.get(authorizationUrl), (form): Record<string, string> =>
       form.prompt === 'login' ? { login, password: 'any-password' } : {},
     );
   }

@@ -41,6 +41,13 @@ export function CorporateSignInButton({ label, remember }: { label: string; reme
         variant="default"
         fullWidth
         size="md"
+        fz="sm"
+        fw={600}
+        // A company's own label may be long ('Войти через Яндекс 360 …'): it wraps instead of being cut.
+        h="auto"
+        mih={42}
+        py={8}
+        styles={{ label: { whiteSpace: 'normal', lineHeight: 1.3, textAlign: 'center' } }}
         leftSection={<IconBuildingSkyscraper size={20} aria-hidden="true" />}
       >
         {label}
