@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startOidcProvider, type TestProvider } from '../../apps/api/src/test/oidcProvider.js';
 import { freePort, ROOT, startServer, type RunningServer } from '../server.js';
 import { seriousViolations } from './helpers.js';
@@ -52,7 +52,7 @@ test.describe('sign-in through the company provider', () => {
   });
 
   /** A browser that reaches nothing but this machine (the provider's pages would load a web font). */
-  async function localContext(browser: import('@playwright/test').Browser): Promise<BrowserContext> {
+  async function localContext(browser: Browser): Promise<BrowserContext> {
     const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
     await context.route(
       (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
