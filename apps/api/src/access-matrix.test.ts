@@ -31,6 +31,9 @@ const RULES: Record<string, Rule> = {
   'GET /api/check-auth': { access: 'public', ok: 200 },
   'POST /login': { access: 'public', ok: 422, body: { login: 'nobody@example.com', password: 'wrong-one' } },
   'POST /api/logout': { access: 'public', ok: 200 },
+  // The corporate sign-in's two steps answer with redirects only (here: not configured, to /login).
+  'GET /api/auth/oidc/start': { access: 'public', ok: 302 },
+  'GET /api/auth/oidc/callback': { access: 'public', ok: 302 },
   'POST /api/password/recovery-request': { access: 'public', ok: 422, body: { email: 'x' } },
   'POST /api/password/check-pin': { access: 'public', ok: 422, body: { email: 'a@example.com', pin_code: 'x' } },
   'POST /api/password/reset-by-pin': { access: 'public', ok: 422, body: { email: 'a@example.com', pin_code: 'x' } },

@@ -1,9 +1,11 @@
 import * as oidc from 'openid-client';
 import type { OidcConfig } from '../../../config.js';
-import { HOUR, type Clock } from '../../../platform/clock.js';
+import { HOUR, SECOND, type Clock } from '../../../platform/clock.js';
 
 /** How long the provider's metadata (its discovery document) is kept before it is read again. */
 const METADATA_TTL_MS = HOUR;
+/** How long a failed read is answered from memory: visits of the start page do not each ask a provider that is down. */
+const FAILURE_TTL_MS = 30 * SECOND;
 /** Seconds a call to the provider may take: a hung provider must not hold a sign-in for long. */
 const TIMEOUT_S = 10;
 
@@ -46,7 +48,7 @@ const isNetworkError = (error: unknown) =>
  * times. The library's clock is the app's (`clockSkew`), so tests move time instead of waiting.
  */
 export class OidcProvider {
-  #metadata: { at: number; server: Promise<oidc.ServerMetadata> } | undefined;
+  #metadata: { until: number; server: Promise<oidc.ServerMetadata> } | undefined;
   #jwks: oidc.ExportedJWKSCache | undefined;
   readonly #insecure: boolean;
 
@@ -58,20 +60,20 @@ export class OidcProvider {
     this.#insecure = new URL(config.issuer).protocol === 'http:';
   }
 
-  /** The discovery document, read at the first sign-in and again an hour later; a failure is not kept. */
+  /** The discovery document, read at the first sign-in and again an hour later (a failure: 30 seconds later). */
   private server(): Promise<oidc.ServerMetadata> {
     const now = this.clock.now().getTime();
-    if (!this.#metadata || now - this.#metadata.at >= METADATA_TTL_MS) {
+    if (!this.#metadata || now >= this.#metadata.until) {
       const server = oidc
         .discovery(new URL(this.config.issuer), this.config.clientId, undefined, undefined, {
           execute: this.#insecure ? [oidc.allowInsecureRequests] : [],
           timeout: TIMEOUT_S,
         })
         .then((found) => found.serverMetadata());
-      const kept = { at: now, server };
+      const kept = { until: now + METADATA_TTL_MS, server };
       this.#metadata = kept;
       server.catch(() => {
-        if (this.#metadata === kept) this.#metadata = undefined;
+        kept.until = Math.min(kept.until, this.clock.now().getTime() + FAILURE_TTL_MS);
       });
     }
     return this.#metadata.server.catch((error: unknown) => {
