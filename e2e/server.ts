@@ -11,7 +11,7 @@ export const DEMO_PASSWORD = 'Demo-2026!';
 export const LOGIN_DOMAIN = 'example.com';
 export const COMPANY_NAME = 'ООО «Тест»';
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -29,10 +29,13 @@ export interface RunningServer {
   process: ChildProcess;
 }
 
-/** Starts the built server (apps/api/dist) on a fresh data folder with the demo company loaded. */
+/**
+ * Starts the built server (apps/api/dist) on a fresh data folder with the demo company loaded; on a
+ * free port, or on `extraEnv.PORT` when a test must know the address first (a provider's redirect URI).
+ */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lms-e2e-'));
-  const port = await freePort();
+  const port = extraEnv.PORT ? Number(extraEnv.PORT) : await freePort();
   const env = {
     ...process.env,
     NODE_ENV: 'production',

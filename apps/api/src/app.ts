@@ -41,6 +41,7 @@ import { AuditService } from './modules/audit/service.js';
 import { exportsRoutes } from './modules/exports/routes.js';
 import { registerPeople } from './peopleWiring.js';
 import { registerSignIns, signInParts } from './signInWiring.js';
+import { wireOidc } from './oidcWiring.js';
 import { ExportsService } from './modules/exports/service.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { ProfileService } from './modules/profile/service.js';
@@ -263,7 +264,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
 
-  await app.register(authRoutes({ auth, config, secret }));
+  const oidc = wireOidc({ config, secret, clock });
+  await app.register(authRoutes({ auth, config, secret, endProviderSession: oidc.endProviderSession }));
   await registerSignIns(app, signIns);
   await app.register(menuRoutes);
   await app.register(recoveryRoutes(recovery, config));
@@ -285,6 +287,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     audit,
   );
   await app.register(usersRoutes(usersService, config));
+  await oidc.register(app, { uow, auth, users, sessions, enrollments, audit, limiter, signIns });
   await app.register(mailLogRoutes(mailLog));
   const departmentsRepo = new DepartmentsRepository(uow);
   const groupsRepo = new GroupsRepository(uow);

@@ -82,10 +82,24 @@ const envSchema = z.object({
   LDAP_DEPARTMENT_FROM_OU: bool.default(false),
   /** Entries per page of the search (Active Directory returns at most 1 000). */
   LDAP_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(500),
-  /** Minutes between scheduled syncs; 0: only the admins' 'Синхронизировать' button. */
   /** Passwords on the sign-in form checked by a bind to the directory (issue 33); needs LDAP_URL. */
   LDAP_AUTH: z.enum(['on', 'off']).default('off'),
+  /** Minutes between scheduled syncs; 0: only the admins' 'Синхронизировать' button. */
   LDAP_SYNC_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
+  /** Sign-in through the company's OpenID Connect provider (issue 33): off unless issuer and client id are set. */
+  OIDC_ISSUER: z.string().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  /** Empty: a public client (PKCE only, no client authentication at the token endpoint). */
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_BUTTON_LABEL: z.string().trim().min(1).max(80).default('Войти через корпоративный аккаунт'),
+  OIDC_SCOPES: z.string().default('openid email profile'),
+  OIDC_CLAIM_EMAIL: z.string().min(1).default('email'),
+  OIDC_CLAIM_FIRST_NAME: z.string().min(1).default('given_name'),
+  OIDC_CLAIM_LAST_NAME: z.string().min(1).default('family_name'),
+  OIDC_CLAIM_DEPARTMENT: z.string().min(1).default('department'),
+  OIDC_CLAIM_POSITION: z.string().min(1).default('position'),
+  /** Unknown people who sign in get an account (role learner); off by default: an admin decides who is in. */
+  OIDC_CREATE_USERS: bool.default(false),
 });
 
 export interface Config {
@@ -115,6 +129,8 @@ export interface Config {
   directory: DirectoryConfig | null;
   /** Whether the sign-in form's passwords are also checked against the directory (LDAP_AUTH=on). */
   ldapAuth: boolean;
+  /** Sign-in through an OpenID Connect provider; null when OIDC_ISSUER and OIDC_CLIENT_ID are not set. */
+  oidc: OidcConfig | null;
   mail: {
     host: string | undefined;
     port: number;
@@ -156,6 +172,51 @@ function ldapAuth(e: z.infer<typeof envSchema>): boolean {
   if (e.LDAP_AUTH === 'on' && !e.LDAP_URL)
     throw new Error('Invalid configuration:\nLDAP_AUTH=on checks passwords against the directory: set LDAP_URL too');
   return e.LDAP_AUTH === 'on';
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  /** Undefined: a public client, which proves itself with PKCE alone. */
+  clientSecret: string | undefined;
+  buttonLabel: string;
+  scopes: string;
+  claims: { email: string; firstName: string; lastName: string; department: string; position: string };
+  /** Unknown people who sign in get an account (role learner) instead of a refusal. */
+  createUsers: boolean;
+}
+
+/** Plain http only for a provider on this machine (tests, a local Keycloak): tokens never cross a network in the clear. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function oidcConfig(e: z.infer<typeof envSchema>): OidcConfig | null {
+  const issuer = e.OIDC_ISSUER || undefined;
+  const clientId = e.OIDC_CLIENT_ID || undefined;
+  if (!issuer && !clientId) return null;
+  const invalid = (why: string) => new Error(`Invalid configuration:\n${why}`);
+  if (!issuer || !clientId) throw invalid('OIDC_ISSUER and OIDC_CLIENT_ID are set together (one of them is missing)');
+  const url = URL.parse(issuer);
+  if (!url) throw invalid("OIDC_ISSUER must be the provider's address, e.g. https://sso.company.ru/realms/staff");
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
+    throw invalid('OIDC_ISSUER must be an https:// address');
+  }
+  const scopes = e.OIDC_SCOPES.split(/\s+/).filter(Boolean);
+  if (!scopes.includes('openid')) throw invalid('OIDC_SCOPES must include openid');
+  return {
+    issuer,
+    clientId,
+    clientSecret: e.OIDC_CLIENT_SECRET || undefined,
+    buttonLabel: e.OIDC_BUTTON_LABEL,
+    scopes: scopes.join(' '),
+    claims: {
+      email: e.OIDC_CLAIM_EMAIL,
+      firstName: e.OIDC_CLAIM_FIRST_NAME,
+      lastName: e.OIDC_CLAIM_LAST_NAME,
+      department: e.OIDC_CLAIM_DEPARTMENT,
+      position: e.OIDC_CLAIM_POSITION,
+    },
+    createUsers: e.OIDC_CREATE_USERS,
+  };
 }
 
 function directoryConfig(e: z.infer<typeof envSchema>): DirectoryConfig | null {
@@ -230,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     digest: { weekday: WEEKDAYS.indexOf(e.DIGEST_DAY) + 1, hour: e.DIGEST_HOUR },
     directory: directoryConfig(e),
     ldapAuth: ldapAuth(e),
+    oidc: oidcConfig(e),
     mail: {
       host: e.MAIL_HOST || undefined,
       port: e.MAIL_PORT,

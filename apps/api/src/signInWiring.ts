@@ -13,7 +13,7 @@ import type { Clock } from './platform/clock.js';
  * settings every way in consults, and the directory's password check when LDAP_AUTH is on.
  */
 export function signInParts(config: Config, uow: UnitOfWork, clock: Clock) {
-  const signIns = new SignIns(new SignInRepository(uow), clock, { ldap: config.ldapAuth, oidc: false });
+  const signIns = new SignIns(new SignInRepository(uow), clock, { ldap: config.ldapAuth, oidc: config.oidc !== null });
   const directory = config.ldapAuth ? config.directory : null;
   const directoryPasswords: DirectoryPasswords | null = directory
     ? (login, password) => checkDirectoryPassword(directory, login, password)

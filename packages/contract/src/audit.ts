@@ -8,12 +8,14 @@ import { exportOptions } from './exports.js';
  * a course to whom, from which screen or process. Names are recorded as they were at the time.
  */
 
-export const AUDIT_SOURCES = ['manual', 'import', 'directory'] as const;
+export const AUDIT_SOURCES = ['manual', 'import', 'directory', 'sso'] as const;
 export type AuditSource = (typeof AUDIT_SOURCES)[number];
 export const AUDIT_SOURCE_LABELS: Record<AuditSource, string> = {
   manual: 'Вручную',
   import: 'Импорт из файла',
   directory: 'Синхронизация с каталогом',
+  /** A person created at their first sign-in through the corporate account (OIDC_CREATE_USERS). */
+  sso: 'Вход через корпоративный аккаунт',
 };
 
 export const AUDIT_ACTIONS = [

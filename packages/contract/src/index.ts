@@ -18,3 +18,4 @@ export * from './peopleImport.js';
 export * from './audit.js';
 export * from './assignment.js';
 export * from './signIns.js';
+export * from './oidc.js';

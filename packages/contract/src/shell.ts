@@ -30,6 +30,8 @@ export const publicConfigResponse = z.object({
   login_domain: z.string(),
   /** The company's IANA time zone (TIMEZONE): dates for people are that zone's calendar days. */
   time_zone: z.string(),
+  /** The label of the corporate sign-in button (OIDC_BUTTON_LABEL); null when OpenID Connect is not configured. */
+  oidc_label: z.string().nullable(),
 });
 export type PublicConfig = z.infer<typeof publicConfigResponse>;
 

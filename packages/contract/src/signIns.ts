@@ -23,6 +23,7 @@ export const SIGN_IN_FAILURES = [
   'directory_refused',
   'directory_unavailable',
   'provider_refused',
+  'provider_unavailable',
   'email_unverified',
   'not_allowed',
 ] as const;
@@ -34,6 +35,7 @@ export const SIGN_IN_FAILURE_LABELS: Record<SignInFailure, string> = {
   directory_refused: 'Каталог отклонил пароль',
   directory_unavailable: 'Каталог недоступен',
   provider_refused: 'Провайдер отклонил вход',
+  provider_unavailable: 'Провайдер недоступен',
   email_unverified: 'Провайдер не подтвердил email',
   not_allowed: 'Сотрудник не найден, а создание новых отключено',
 };

@@ -39,7 +39,8 @@ function xsrfValid(secret: string, sessionToken: string, value: string | undefin
   return safeEqual(mac, hmac(secret, `${nonce}|${sessionToken}`));
 }
 
-function isHttps(config: Config, request: FastifyRequest): boolean {
+/** Whether cookies get `Secure`: PUBLIC_URL's scheme, or else the request's (behind TRUST_PROXY). */
+export function isHttps(config: Config, request: FastifyRequest): boolean {
   return config.publicUrl?.startsWith('https://') ?? request.protocol === 'https';
 }
 

@@ -35,10 +35,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function setup(path: string, opts: { user?: AuthUser | MockReply; logout?: MockReply } = {}) {
+function setup(
+  path: string,
+  opts: { user?: AuthUser | MockReply; logout?: MockReply; config?: typeof testConfig } = {},
+) {
   const user = opts.user ?? adminUser;
   const mock = mockHttp({
-    'GET /api/config': { status: 200, data: testConfig },
+    'GET /api/config': { status: 200, data: opts.config ?? testConfig },
     'GET /ziggy': { status: 200, data: testZiggy },
     'GET /api/check-auth': 'status' in user ? user : { status: 200, data: user },
     'GET /api/menu': { status: 200, data: { items: menuItems } },
@@ -80,6 +83,34 @@ describe('main layout and route guards', () => {
     expect(logout).toHaveLength(1);
     expect(logout[0]?.url).toBe('/api/logout');
     expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('logout of a session opened at the company provider goes on to its logout address', async () => {
+    const end = 'https://sso.company.ru/logout?id_token_hint=x&post_logout_redirect_uri=https%3A%2F%2Flms%2Flogin';
+    const { ue } = setup('/', { logout: { status: 200, data: { result: { success: true }, redirect: end } } });
+    await ue.click(await screen.findByRole('button', { name: 'Меню пользователя' }));
+    await ue.click(await screen.findByRole('menuitem', { name: 'Выйти из аккаунта' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith(end));
+  });
+
+  it('a logout answer naming something other than a web address is not followed', async () => {
+    const { ue } = setup('/', {
+      logout: { status: 200, data: { result: { success: true }, redirect: 'javascript:alert(1)' } },
+    });
+    await ue.click(await screen.findByRole('button', { name: 'Меню пользователя' }));
+    await ue.click(await screen.findByRole('menuitem', { name: 'Выйти из аккаунта' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/login'));
+  });
+
+  it('a guest sent from a protected page to /login: the corporate sign-in comes back to that page', async () => {
+    const { ue } = setup('/settings/groups?page=2', {
+      user: guest,
+      config: { ...testConfig, oidc_label: 'Войти через Keycloak' },
+    });
+    const corporate = await screen.findByRole('link', { name: 'Войти через Keycloak' });
+    expect(corporate).toHaveAttribute('href', '/api/auth/oidc/start?return=%2Fsettings%2Fgroups%3Fpage%3D2&remember=1');
+    await ue.click(screen.getByLabelText('Запомнить меня'));
+    expect(corporate).toHaveAttribute('href', '/api/auth/oidc/start?return=%2Fsettings%2Fgroups%3Fpage%3D2');
   });
 
   it('logout failure reloads the page', async () => {

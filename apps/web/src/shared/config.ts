@@ -3,7 +3,7 @@ import { useDocumentTitle } from '@mantine/hooks';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { parseAnswer } from '../lib/answer';
 import { http } from '../lib/http';
-import { object, string, type Shape } from '../lib/shape';
+import { nullable, object, string, type Shape } from '../lib/shape';
 import { configQueryKey, READ_ONCE } from './queryKeys';
 
 /** The contract's `publicConfigResponse`, without zod (lib/shape.ts). */
@@ -11,9 +11,13 @@ export const publicConfigAnswer: Shape<PublicConfig> = object({
   company_name: string,
   login_domain: string,
   time_zone: string,
+  oidc_label: nullable(string),
 });
 
-/** GET /api/config (public): company name, the corporate login domain and time zone. Never hard-coded. */
+/**
+ * GET /api/config (public): company name, the corporate login domain and time zone, and the label of
+ * the corporate sign-in button (null without OpenID Connect). Never hard-coded.
+ */
 export const publicConfigQuery = queryOptions({
   queryKey: configQueryKey,
   queryFn: async (): Promise<PublicConfig> => parseAnswer(publicConfigAnswer, (await http.get('/api/config')).data),
@@ -38,11 +42,17 @@ export function companyNameOf(config: PublicConfig | undefined): string {
 
 /**
  * The public config of a guest page (sign-in, recovery): the tab reads '{page} · {company}', and the
- * page gets the company's name and the login suffix from one place.
+ * page gets the company's name, the login suffix and the corporate sign-in button's label (null
+ * when there is none) from one place.
  */
 export function useGuestConfig(page: string) {
   const config = usePublicConfig();
   const companyName = companyNameOf(config.data);
   useDocumentTitle(`${page} · ${companyName}`);
-  return { loading: config.isPending, companyName, suffix: loginSuffix(config.data) };
+  return {
+    loading: config.isPending,
+    companyName,
+    suffix: loginSuffix(config.data),
+    oidcLabel: config.data?.oidc_label ?? null,
+  };
 }

@@ -57,16 +57,19 @@ export function useSession(): Session {
 
 /**
  * Logout (docs/product.md §Session): POST /api/logout, clear nothing locally, then a full-page navigation to
- * /login; if the call fails, the page reloads.
+ * /login, or to the company provider's logout when the answer names it (a session opened through the
+ * corporate sign-in; the provider sends the browser back to /login); if the call fails, the page reloads.
  */
 export async function logout(): Promise<void> {
+  let answer: unknown;
   try {
-    await http.post('/api/logout');
+    answer = (await http.post('/api/logout')).data;
   } catch {
     browser.reload();
     return;
   }
-  browser.navigate(LOGIN_PATH);
+  const redirect = typeof answer === 'object' && answer !== null && 'redirect' in answer ? answer.redirect : null;
+  browser.navigate(typeof redirect === 'string' && /^https?:\/\//.test(redirect) ? redirect : LOGIN_PATH);
 }
 
 export function useLogout(): { logout: () => void; isPending: boolean } {

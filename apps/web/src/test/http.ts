@@ -70,7 +70,12 @@ export function networkError(): never {
   throw new HttpError('Network Error', 'ERR_NETWORK');
 }
 
-export const testConfig = { company_name: 'ООО «Ромашка»', login_domain: 'company.ru', time_zone: 'Europe/Moscow' };
+export const testConfig = {
+  company_name: 'ООО «Ромашка»',
+  login_domain: 'company.ru',
+  time_zone: 'Europe/Moscow',
+  oidc_label: null as string | null,
+};
 
 export const testZiggy = {
   url: 'http://localhost',

@@ -24,7 +24,7 @@ export function signInsMigration(kind: DialectKind) {
         .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('restrict'))
         .addColumn('login', 'text', (c) => c.notNull())
         .addColumn('method', 'text', (c) => c.notNull())
-        .addColumn('success', 'boolean', (c) => c.notNull())
+        .addColumn('success', t.bool, (c) => c.notNull())
         .addColumn('failure', 'text')
         .addColumn('ip', 'text', (c) => c.notNull())
         .addColumn('user_agent', 'text')

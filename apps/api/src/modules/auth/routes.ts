@@ -1,4 +1,5 @@
-import { checkAuthResponse, errorResponse, loginRequest, loginResponse, successResponse } from '@lms/contract';
+import { checkAuthResponse, errorResponse, loginRequest, loginResponse, logoutResponse } from '@lms/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.js';
 import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../platform/security.js';
@@ -6,8 +7,20 @@ import { REMEMBER_MS } from '../../platform/sessions.js';
 import { toAuthUser } from './permissions.js';
 import { LOGIN_MESSAGES, type AuthService } from './service.js';
 
+/** The provider's logout address for a session opened through OpenID Connect (modules/auth/oidc). */
+type EndProviderSession = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string | undefined,
+) => Promise<string | undefined>;
+
 export const authRoutes =
-  (deps: { auth: AuthService; config: Config; secret: string }): FastifyPluginAsyncZod =>
+  (deps: {
+    auth: AuthService;
+    config: Config;
+    secret: string;
+    endProviderSession?: EndProviderSession;
+  }): FastifyPluginAsyncZod =>
   async (app) => {
     const { auth, config, secret } = deps;
 
@@ -48,13 +61,14 @@ export const authRoutes =
       '/api/logout',
       {
         config: { access: 'public', name: 'logout' },
-        schema: { tags: ['auth'], summary: 'Sign out', response: { 200: successResponse } },
+        schema: { tags: ['auth'], summary: 'Sign out', response: { 200: logoutResponse } },
       },
       async (request, reply) => {
         const token = request.cookies[SESSION_COOKIE];
+        const redirect = await deps.endProviderSession?.(request, reply, token);
         if (token) await auth.signOut(token);
         clearSessionCookies(config, secret, request, reply);
-        return { result: { success: true as const } };
+        return { result: { success: true as const }, ...(redirect ? { redirect } : {}) };
       },
     );
   };

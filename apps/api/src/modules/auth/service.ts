@@ -1,15 +1,16 @@
 import type { SignInFailure, SignInMethod } from '@lms/contract';
 import type { Clock } from '../../platform/clock.js';
-import { MINUTE, addMs, iso } from '../../platform/clock.js';
+import { MINUTE } from '../../platform/clock.js';
 import { HttpError, tooManyRequests, unprocessable } from '../../platform/errors.js';
 import { passwordGate } from '../../platform/passwordGate.js';
 import { burnPasswordCheck, verifyPassword } from '../../platform/passwords.js';
 import type { RateLimiter } from '../../platform/rateLimit.js';
-import { IDLE_MS, REMEMBER_MS, type SessionRepository, type SessionUser } from '../../platform/sessions.js';
-import { randomToken, sha256 } from '../../platform/tokens.js';
+import type { SessionRepository, SessionUser } from '../../platform/sessions.js';
+import { sha256 } from '../../platform/tokens.js';
 import type { DirectoryLogin, DirectoryVerdict } from '../directory/passwords.js';
 import type { SignIns } from '../signins/service.js';
 import type { AuthRepository, SignInCandidate } from './repository.js';
+import { openSession } from './sessionStart.js';
 
 /** The directory's password check (LDAP_AUTH=on), or null. */
 export type DirectoryPasswords = (login: DirectoryLogin, password: string) => Promise<DirectoryVerdict>;
@@ -75,15 +76,12 @@ export class AuthService {
     }
     await this.limiter.reset(key);
     await this.limiter.giveIpAttemptBack(input.ip);
-    const token = randomToken();
-    await this.sessions.create({
-      tokenHash: sha256(token),
+    // The same session whichever way the user proved who they are (sessionStart.ts).
+    const token = await openSession(this.sessions, this.clock, {
       userId: candidate.user.id,
       remember: input.remember,
-      expiresAt: iso(addMs(now, input.remember ? REMEMBER_MS : IDLE_MS)),
-      now: iso(now),
       ip: input.ip,
-      userAgent: input.userAgent?.slice(0, 500) ?? null,
+      userAgent: input.userAgent,
       method,
     });
     await record();

@@ -45,11 +45,16 @@ export const systemRoutes =
         config: { access: 'public', name: 'config' },
         schema: {
           tags: ['shell'],
-          summary: 'Company name, login domain and time zone',
+          summary: 'Company name, login domain, time zone and the corporate sign-in button',
           response: { 200: publicConfigResponse },
         },
       },
-      async () => ({ company_name: config.companyName, login_domain: config.loginDomain, time_zone: config.timeZone }),
+      async () => ({
+        company_name: config.companyName,
+        login_domain: config.loginDomain,
+        time_zone: config.timeZone,
+        oidc_label: config.oidc?.buttonLabel ?? null,
+      }),
     );
 
     app.get(

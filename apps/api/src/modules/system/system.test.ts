@@ -30,6 +30,7 @@ describe(`shell calls (${dialectName})`, () => {
       company_name: 'Тестовая компания',
       login_domain: 'example.com',
       time_zone: 'Europe/Moscow',
+      oidc_label: null,
     });
   });
 

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import type { AuthUser } from '@lms/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockHttp, networkError, testConfig, testZiggy, type MockReply } from '../../test/http';
@@ -31,14 +31,18 @@ afterEach(() => {
   resetToasts();
 });
 
-function setup(loginReply: MockReply | (() => MockReply | Promise<MockReply>) = okLogin, ziggy = testZiggy) {
+function setup(
+  loginReply: MockReply | (() => MockReply | Promise<MockReply>) = okLogin,
+  ziggy = testZiggy,
+  opts: { config?: typeof testConfig; path?: string } = {},
+) {
   const mock = mockHttp({
-    'GET /api/config': { status: 200, data: testConfig },
+    'GET /api/config': { status: 200, data: opts.config ?? testConfig },
     'GET /ziggy': { status: 200, data: ziggy },
     [`POST /${ziggy.routes.login.uri}`]: loginReply,
   });
   restore = mock.restore;
-  const view = renderAt(<LoginPage />, '/login');
+  const view = renderAt(<LoginPage />, opts.path ?? '/login', '/login');
   const posts = () => mock.requests.filter((r) => r.method === 'POST');
   return { ...view, posts, ue: setupUser() };
 }
@@ -155,5 +159,31 @@ describe('LoginPage', () => {
     expect(posts()).toHaveLength(1);
     answer(okLogin);
     expect(await screen.findByTestId('location')).toHaveTextContent(/^\/$/);
+  });
+
+  it('without OpenID Connect configured there is no corporate button', async () => {
+    setup();
+    await screen.findByRole('button', { name: 'Авторизоваться' });
+    expect(screen.queryByText('или')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /корпоративный/ })).not.toBeInTheDocument();
+  });
+
+  it('shows the corporate button with its configured label, leading to the start of the corporate sign-in', async () => {
+    setup(okLogin, testZiggy, { config: { ...testConfig, oidc_label: 'Войти через корпоративный аккаунт' } });
+    const corporate = await screen.findByRole('link', { name: 'Войти через корпоративный аккаунт' });
+    expect(corporate).toHaveAttribute('href', '/api/auth/oidc/start?remember=1');
+  });
+
+  it('a refused corporate sign-in shows its Russian message; an unknown code the general one', async () => {
+    setup(okLogin, testZiggy, { path: '/login?sso_error=email_unverified' });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Адрес почты в корпоративном аккаунте не подтверждён, войти с ним нельзя.',
+    );
+    cleanup();
+    restore();
+    setup(okLogin, testZiggy, { path: '/login?sso_error=<b>Позвоните нам</b>' });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Не удалось войти через корпоративный аккаунт. Попробуйте позже.',
+    );
   });
 });

@@ -6,6 +6,7 @@ import { useGuestConfig } from '../../shared/config';
 import { GuestCard, GuestForm } from '../../shared/GuestCard';
 import { GUEST_MAILBOX, MailboxInput } from '../../shared/MailboxInput';
 import { hideToast, toastError, toastSuccess } from '../../shared/toast';
+import { CorporateSignInButton, CorporateSignInError } from './CorporateSignIn';
 import { buildLogin, credentialProblems, TEXT_FILL_IN, TEXT_SIGNED_IN, type CredentialProblems } from './login';
 import { loginErrorText } from './loginErrors';
 import { useLogin } from './queries';
@@ -23,7 +24,7 @@ export default function LoginPage() {
   const [passwordVisible, setPasswordVisible] = useState(false);
   const [problems, setProblems] = useState<CredentialProblems>(NO_PROBLEMS);
 
-  const { loading, companyName, suffix } = useGuestConfig('Вход');
+  const { loading, companyName, suffix, oidcLabel } = useGuestConfig('Вход');
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -50,6 +51,7 @@ export default function LoginPage() {
 
   return (
     <GuestCard title={companyName} subtitle="Войдите с помощью рабочей почты" loading={loading}>
+      <CorporateSignInError />
       <GuestForm onSubmit={onSubmit} label="Вход в систему">
         <MailboxInput
           {...GUEST_MAILBOX}
@@ -92,6 +94,7 @@ export default function LoginPage() {
           Авторизоваться
         </Button>
       </GuestForm>
+      {oidcLabel && <CorporateSignInButton label={oidcLabel} remember={remember} />}
     </GuestCard>
   );
 }
