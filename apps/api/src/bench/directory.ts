@@ -221,12 +221,13 @@ export function directoryTable(runs: readonly DirectoryRun[]): string {
       .filter(([table]) => table !== 'activity mark')
       .map(([table, n]) => `${table} ${n}`)
       .join(', ') || '—';
+  const same = runs.every((r) => r.steps.every((x, i) => writes(x) === writes(first.steps[i] ?? x)));
   const loads = runs.map((r) => `${name(r.db)} ${r.load.map((n) => n.toFixed(1)).join(' → ')}`).join(', ');
   return [
     `Directory sync, ${first.entries.toLocaleString('en-US')} entries, pages of ${PAGE} (${first.paging}); ` +
       `load average (1 min) ${loads}`,
     '',
-    `| step | counts | ${runs.map((r) => `${name(r.db)} s | ${name(r.db)} peak RSS MB (before)`).join(' | ')} | statements that wrote (${name(first.db)}) |`,
+    `| step | counts | ${runs.map((r) => `${name(r.db)} s | ${name(r.db)} peak RSS MB (before)`).join(' | ')} | statements that wrote (${same ? 'each database' : name(first.db)}) |`,
     `|---|---|${runs.map(() => '---|---|').join('')}---|`,
     ...first.steps.map((s, i) => {
       const c = s.batch?.counts;
