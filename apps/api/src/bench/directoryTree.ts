@@ -1,7 +1,9 @@
 /**
  * The directory of the sync bench (directory.ts): BENCH_DIRECTORY_ENTRIES people (50 000 by default)
  * in 250 departments kept as OUs under 10 branch OUs (ou=Продажи (Казань),ou=Казань,ou=people,…),
- * everyone enabled; and the changes made between two syncs, spread over the tree.
+ * everyone enabled, each with a line manager (`manager`, a DN) but the branches' first heads: a
+ * department's first person heads it and reports to their branch's first head; and the changes made
+ * between two syncs, spread over the tree (none of them to a head, so no one's manager goes).
  */
 import { Attribute, Change, type Client } from 'ldapts';
 import { PEOPLE_DN, type LdifEntry } from '../test/slapd.js';
@@ -48,6 +50,13 @@ const departmentName = (d: number) => `${pick(FUNCTIONS, d)} (${pick(CITIES, Mat
 const departmentDn = (d: number) => `ou=${departmentName(d)},${cityDn(Math.floor(d / FUNCTIONS.length))}`;
 const departmentOf = (i: number) => (i - 1) % DEPARTMENTS;
 const personDn = (i: number, department = departmentOf(i)) => `uid=user${i},${departmentDn(department)}`;
+/** Person i's manager: the head of their department (person d + 1), or a head's branch head; 0: none. */
+function managerOf(i: number): number {
+  const department = departmentOf(i);
+  if (i > DEPARTMENTS) return department + 1;
+  const branchHead = Math.floor(department / FUNCTIONS.length) * FUNCTIONS.length + 1;
+  return branchHead === i ? 0 : branchHead;
+}
 
 /** The tree's OUs and people, parents first (as slapadd loads them). */
 export function* directoryTree(people: number): Iterable<LdifEntry> {
@@ -68,6 +77,7 @@ export function* directoryTree(people: number): Iterable<LdifEntry> {
         givenName,
         mail: `user${i}@example.com`,
         title: pick(TITLES, i * 3),
+        ...(managerOf(i) > 0 && managerOf(i) <= people ? { manager: personDn(managerOf(i)) } : {}),
       },
     };
   }
@@ -87,9 +97,11 @@ export interface TreeChanges {
  */
 export async function changeTree(client: Client, people: number, count: number): Promise<TreeChanges> {
   const done: TreeChanges = { retitled: 0, moved: 0, disabled: 0, removed: 0 };
-  const stride = Math.max(1, Math.floor(people / count));
+  const stride = Math.max(1, Math.floor((people - DEPARTMENTS) / count));
   for (let k = 0; k < count; k++) {
-    const i = 1 + k * stride;
+    // Past the heads: a head moved or removed would change their people's manager too.
+    const i = DEPARTMENTS + 1 + k * stride;
+    if (i > people) throw new Error(`${count} changes need more than ${people} people`);
     const kind = k % 10;
     if (kind < 4) {
       const modification = new Attribute({ type: 'title', values: ['Руководитель группы'] });
