@@ -10,13 +10,16 @@
  * BENCH_WARMUP=2  BENCH_CONNECTIONS=64  BENCH_WORKLOADS=<names of workloads.ts, `exam` included>
  * EXAM_LEARNERS=2000  BENCH_PG_URL  BENCH_SEED_CHECK=1  BENCH_REMINDERS=1 (the reminder pass after each
  * organisation's runs, reminders.ts)  BENCH_IMPORT=1 (the import of 10 000 employees from a
- * spreadsheet after them, peopleImport.ts)  BENCH_SERVER_ARGS (node options of the server).
+ * spreadsheet after them, peopleImport.ts)  BENCH_DIRECTORY=1 (the sync of 50 000 directory entries
+ * from a real slapd per database, after everything else, directory.ts; BENCH_WORKLOADS=none runs it
+ * alone)  BENCH_SERVER_ARGS (node options of the server).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomToken } from '../platform/tokens.js';
 import { freshDatabase, type BenchDb } from './database.js';
+import { directoryBenchAvailable, directoryTable, directoryTiming, type DirectoryRun } from './directory.js';
 import { examSpike, type ExamOutcome } from './exam.js';
 import type { Fixture } from './layout.js';
 import { analyze, seedOrganisation, seedSessions } from './organisation.js';
@@ -49,7 +52,9 @@ const LEVELS = list('BENCH_LOG_LEVELS', 'warn,info');
 const SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
-const CHOSEN = list('BENCH_WORKLOADS', WORKLOADS.filter((w) => w !== 'hello').join(',')) as WorkloadName[];
+const CHOSEN = list('BENCH_WORKLOADS', WORKLOADS.filter((w) => w !== 'hello').join(',')).filter(
+  (w) => w !== 'none',
+) as WorkloadName[];
 for (const w of CHOSEN) if (!WORKLOADS.includes(w)) throw new Error(`unknown workload ${w}: ${WORKLOADS.join(', ')}`);
 /** The mix changes rows: it runs last, after the read-only workloads. */
 const ORDER = CHOSEN.filter((w) => w !== 'exam' && w !== 'hello').sort(
@@ -209,12 +214,20 @@ async function main(): Promise<void> {
         );
         for (const problem of outcome.problems.slice(0, 5)) say(`  ${problem}`);
       }
+  const directory: DirectoryRun[] = [];
+  if (process.env.BENCH_DIRECTORY === '1') {
+    if (!directoryBenchAvailable()) say('BENCH_DIRECTORY: slapd is not installed (apt-get install slapd), skipped');
+    else
+      for (const db of DBS) {
+        say(`directory sync, ${dbName(db)}:`);
+        directory.push(await directoryTiming(db, SECRET, say));
+      }
+  }
 
   const out = [
     `## Figures (${new Date().toISOString().slice(0, 10)}, ${CONNECTIONS} connections, ${SECONDS} s per run)`,
     '',
-    FIGURES_HEADER,
-    ...figures.map(figureLine),
+    ...(figures.length > 0 ? [FIGURES_HEADER, ...figures.map(figureLine)] : []),
     '',
     ...blocks.map(
       (b) =>
@@ -227,6 +240,8 @@ async function main(): Promise<void> {
     mixTables(figures),
     '',
     examTable(exams),
+    '',
+    directoryTable(directory),
     '',
     `Run time ${clock().trim()}.`,
   ];
