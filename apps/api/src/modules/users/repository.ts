@@ -254,9 +254,40 @@ export class UsersRepository {
     return out;
   }
 
-  /** Every live user with what an import compares: the department's and role's names. */
-  livePeople(): Promise<UserRecord[]> {
-    return this.base().orderBy('users.id').execute();
+  /**
+   * Every live user with what an import compares: the department's and role's names, and the
+   * manager's address. The managers are looked up among the same rows rather than by a second join
+   * of users: PostgreSQL keeps a connection's plan, and one made while the company was empty
+   * compared everyone with everyone once it had grown (50 million rows at 10 000 people).
+   */
+  async livePeople(): Promise<UserRecord[]> {
+    const rows = await this.live()
+      .innerJoin('roles', 'roles.id', 'users.role_id')
+      .leftJoin('departments', 'departments.id', 'users.department_id')
+      .select([
+        ...PERSON,
+        'users.position',
+        'users.department_id',
+        'departments.name as department_name',
+        'users.role_id',
+        'roles.name as role_name',
+        'roles.code as role_code',
+        'users.directory_id',
+        'users.manager_id',
+      ])
+      .orderBy('users.id')
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return rows.map((r) => {
+      const manager = r.manager_id === null ? undefined : byId.get(r.manager_id);
+      return {
+        ...r,
+        manager_id: manager ? manager.id : null,
+        manager_email: manager?.email ?? null,
+        manager_first_name: manager?.first_name ?? null,
+        manager_last_name: manager?.last_name ?? null,
+      };
+    });
   }
 
   /**
@@ -269,7 +300,11 @@ export class UsersRepository {
     const groups = new Map<string, { id: number; set: Partial<UserInput> }[]>();
     for (const change of changes) {
       const columns = (Object.keys(change.set) as (keyof UserInput)[]).sort().join(',');
-      if (columns !== '') groups.set(columns, [...(groups.get(columns) ?? []), change]);
+      if (columns === '') continue;
+      // Appended in place: copying the group for each change made 50 000 of them quadratic.
+      const group = groups.get(columns);
+      if (group) group.push(change);
+      else groups.set(columns, [change]);
     }
     for (const [joined, group] of groups) {
       const columns = joined.split(',') as (keyof UserInput)[];
