@@ -19,3 +19,4 @@ export * from './audit.js';
 export * from './assignment.js';
 export * from './signIns.js';
 export * from './oidc.js';
+export * from './scorm.js';
