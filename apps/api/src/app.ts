@@ -47,6 +47,10 @@ import { profileRoutes } from './modules/profile/routes.js';
 import { ProfileService } from './modules/profile/service.js';
 import { LearningService } from './modules/learning/service.js';
 import { registerMultipart } from './modules/files/multipart.js';
+import { separateContentHost } from './modules/scorm/contentRoutes.js';
+import { ScormRepository } from './modules/scorm/repository.js';
+import { ScormResults } from './modules/scorm/results.js';
+import { registerScorm } from './scormWiring.js';
 import { uploadRoutes } from './modules/files/uploadRoutes.js';
 import { Uploads } from './modules/files/uploads.js';
 import { CourseOptions } from './modules/enrollment/courseOptions.js';
@@ -199,8 +203,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     message: MESSAGES.shuttingDown,
   });
 
+  // With CONTENT_URL, its host serves SCORM content and nothing else (modules/scorm/contentRoutes.ts).
+  separateContentHost(app, config.contentUrl);
   await app.register(fastifyCookie);
-  installSecurityHeaders(app);
+  installSecurityHeaders(app, config.contentUrl);
   // Answers depend on the session: kept by no browser or proxy, unless the route says otherwise (the
   // web client's files, downloads).
   app.addHook('onSend', async (_request, reply) => {
@@ -311,6 +317,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(homeRoutes(new HomeService(engine)));
 
   const files = new FilesRepository(uow);
+  const scormRepo = new ScormRepository(uow);
   const constructorService = new ConstructorService(
     uow,
     courses,
@@ -319,6 +326,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     files,
     engine,
     clock,
+    scormRepo,
   );
   await app.register(constructorRoutes(constructorService));
   // Files stream to disk (modules/files/uploads.ts); each route sets its own smaller limit.
@@ -346,12 +354,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
   );
   await app.register(testRoutes({ authoring, uploads }));
-  const learning = new LearningService(uow, courses, new CourseStructureRepository(uow), progress, engine, clock);
+  const scormResults = new ScormResults(scormRepo);
+  const structure = new CourseStructureRepository(uow);
+  const learning = new LearningService(uow, courses, structure, progress, engine, clock, scormResults);
   await app.register(learningRoutes(learning));
+  await registerScorm(app, { config, secret, uow, clock, repo: scormRepo, results: scormResults, structure, learning, users });
   const attempts = new AttemptsService(uow, new AttemptsRepository(uow), testsRepo, learning, clock);
   await app.register(attemptRoutes({ attempts, authoring }));
   await app.register(profileRoutes(new ProfileService(users, credentials, limiter, clock)));
-  const analytics = new AnalyticsService(users, courses, catalogueRepo, engine, people);
+  const analytics = new AnalyticsService(users, courses, catalogueRepo, engine, people, scormResults);
   await app.register(analyticsRoutes(analytics));
   await app.register(exportsRoutes(new ExportsService(analytics, usersService, audit, clock, people)));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));

@@ -22,6 +22,12 @@ const envSchema = z.object({
     .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'LOGIN_DOMAIN must be a mail domain such as company.ru')
     .default('company.ru'),
   PUBLIC_URL: z.string().url().optional(),
+  /** A second address of this server for SCORM packages' files (issue 34): their own origin. */
+  CONTENT_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:/.test(v), 'CONTENT_URL must be an http(s) address')
+    .optional(),
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   APP_SECRET: z.string().min(32).optional(),
@@ -111,6 +117,12 @@ export interface Config {
   companyName: string;
   loginDomain: string;
   publicUrl: string | undefined;
+  /**
+   * Where SCORM packages' files are served (CONTENT_URL, no trailing slash): an origin of its own, so
+   * a package runs with same-origin frames yet never on the platform's origin. Unset: the platform's
+   * address, each package in a sandboxed frame without same-origin (docs/decisions.md §SCORM content).
+   */
+  contentUrl: string | undefined;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   appSecret: string | undefined;
@@ -275,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     companyName: e.COMPANY_NAME,
     loginDomain,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    contentUrl: e.CONTENT_URL ? new URL(e.CONTENT_URL).origin : undefined,
     adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     appSecret: e.APP_SECRET,

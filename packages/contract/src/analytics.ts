@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lessonKind } from './scorm.js';
 import { dbIdParam } from './common.js';
 
 /** Manager and admin analytics (docs/product.md §Analytics). */
@@ -71,6 +72,10 @@ export const analyticsItem = z.object({
   name: z.string(),
   type: z.enum(['lesson', 'test']),
   status: z.enum(['completed', 'failed', 'in_progress', 'not_started']),
+  /** Lessons: 'scorm' when the lesson is a SCORM package. */
+  kind: lessonKind.optional(),
+  /** SCORM items: the score in percent the package reported in the current cycle (null: none). */
+  score: z.number().nullable().optional(),
 });
 export const analyticsModule = z.object({
   id: z.number().int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dbId, dbIdParam, safeText } from './common.js';
+import { lessonKind } from './scorm.js';
 
 /** Course constructor calls (docs/product.md §Constructor). */
 
@@ -14,6 +15,7 @@ export const MAX_BUTTONS = 2;
 export const IMAGE_MAX_BYTES = 20 * 1024 * 1024;
 export const FILE_MAX_BYTES = 4 * 1024 * 1024 * 1024;
 export const DEFAULT_LESSON_NAME = 'Новый урок';
+export const DEFAULT_SCORM_NAME = 'Новый SCORM-пакет';
 
 export const courseParams = z.object({ courseId: dbIdParam });
 export const moduleParams = z.object({ courseId: dbIdParam, moduleId: dbIdParam });
@@ -132,8 +134,10 @@ export const moduleLesson = z.object({
   is_published: z.boolean(),
   sort_order: z.number().int(),
   type: z.literal('lesson'),
+  /** Lessons only: 'lesson' (blocks) or 'scorm' (a SCORM package, docs/rules.md §SCORM packages). */
+  kind: lessonKind.optional(),
 });
-export const moduleTest = moduleLesson.extend({ type: z.literal('test') });
+export const moduleTest = moduleLesson.omit({ kind: true }).extend({ type: z.literal('test') });
 export type ModuleLesson = z.infer<typeof moduleLesson>;
 export type ModuleTest = z.infer<typeof moduleTest>;
 
@@ -213,6 +217,7 @@ export const constructorLesson = z.object({
   is_published: z.boolean(),
   sort_order: z.number().int(),
   type: z.literal('lesson'),
+  kind: lessonKind,
   contents: z.array(lessonBlock),
 });
 export type ConstructorLesson = z.infer<typeof constructorLesson>;
@@ -222,6 +227,8 @@ export const lessonResponse = z.object({ result: z.object({ success: ok, lesson:
 export const createLessonRequest = z.object({
   name: safeText(255).optional(),
   module_id: dbId,
+  /** 'scorm' makes a SCORM item (the package is uploaded next); 'lesson' by default. */
+  kind: lessonKind.optional(),
 });
 export const createLessonResponse = z.object({ result: z.object({ success: ok, message, item: moduleLesson }) });
 /** PUT /api/courses/{courseId}/lessons/{lessonId}: a rename, or a rename with the published flag. */
@@ -278,6 +285,7 @@ export const CONSTRUCTOR_MESSAGES = {
   courseNotFound: 'Курс не найден',
   moduleNotFound: 'Модуль не найден',
   lessonNotFound: 'Урок не найден',
+  scormPublishWithoutPackage: 'Сначала загрузите SCORM-пакет, затем опубликуйте его',
   badImage: 'Пожалуйста, выберите файл формата .jpg, .png, .webp или .gif',
   imageTooLarge: 'Размер файла не должен превышать 20 МБ',
   fileTooLarge: 'Размер файла не должен превышать 4 ГБ',

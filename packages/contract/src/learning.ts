@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dbIdParam } from './common.js';
+import { lessonKind } from './scorm.js';
 
 /** The learner's course, lesson and progress calls (docs/product.md §Course page). */
 
@@ -23,6 +24,10 @@ export const moduleItem = z.object({
   completed_at: z.string().nullable(),
   /** Tests: true when an attempt of the current cycle passed, false when attempts all failed, else null. */
   is_passed: z.boolean().nullable(),
+  /** Lessons: 'scorm' when the lesson is a SCORM package. */
+  kind: lessonKind.optional(),
+  /** SCORM items: the score in percent the package reported in the current cycle (null: none). */
+  score: z.number().nullable().optional(),
 });
 export type ModuleItem = z.infer<typeof moduleItem>;
 export const learnerModule = z.object({
@@ -72,6 +77,8 @@ export const lessonContentsResponse = z.object({
     success: ok,
     contents: z.array(learnerBlock),
     name: z.string(),
+    /** 'scorm': the lesson is a SCORM package (its player: GET …/scorm/state, POST …/scorm/launch). */
+    kind: lessonKind.optional(),
     started_at: z.string().nullable(),
     completed_at: z.string().nullable(),
     previous_item: itemRef.nullable(),
@@ -96,6 +103,7 @@ export const LEARNING_MESSAGES = {
   completed: 'Урок успешно завершен',
   courseNotFound: 'Курс не найден',
   lessonNotFound: 'Урок не найден',
+  scormCompletesItself: 'SCORM-урок засчитывается сам, когда пакет сообщит о прохождении',
 } as const;
 
 /* ---------- Test taking (docs/product.md §Test introduction, §Test taking, §Test result) ---------- */

@@ -126,7 +126,7 @@ export const scormLaunchResponse = z.object({
     sco: z.string(),
   }),
 });
-export type ScormLaunch = z.infer<typeof scormLaunchResponse>['result'];
+export type ScormLaunch = Omit<z.infer<typeof scormLaunchResponse>['result'], 'success'>;
 
 /** What the runtime in the frame posts to the lesson page after each commit. */
 export const SCORM_FRAME_MESSAGE = 'lms-scorm-commit';

@@ -26,6 +26,7 @@ import { courseListVersionMigration } from './migrations/0023_course_list_versio
 import { peopleChangesMigration } from './migrations/0024_people_changes.js';
 import { lineManagerMigration } from './migrations/0025_line_manager.js';
 import { signInsMigration } from './migrations/0026_sign_ins.js';
+import { scormMigration } from './migrations/0027_scorm.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; each is written once and runs on SQLite and PostgreSQL. */
@@ -56,6 +57,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0024_people_changes': peopleChangesMigration(kind) as Migration,
     '0025_line_manager': lineManagerMigration() as Migration,
     '0026_sign_ins': signInsMigration(kind) as Migration,
+    '0027_scorm': scormMigration(kind) as Migration,
   };
 }
 

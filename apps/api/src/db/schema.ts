@@ -259,6 +259,8 @@ export interface LessonsTable {
   image_path: string | null;
   is_published: Generated<boolean>;
   sort_order: Generated<number>;
+  /** 'lesson' (blocks) or 'scorm' (a package, modules/scorm). */
+  kind: Generated<'lesson' | 'scorm'>;
   deleted_at: DeletedAt;
   created_at: Stamp;
   updated_at: Stamp;
@@ -444,6 +446,61 @@ export interface CompanySettingsTable {
   updated_at: Time;
 }
 
+/** A SCORM package version of a lesson (issue 34), owned by modules/scorm. */
+export interface ScormPackagesTable {
+  id: Id;
+  lesson_id: number;
+  version: number;
+  standard: '1.2' | '2004';
+  edition: string | null;
+  title: string;
+  /** The launchable items in order, as the manifest gave them (modules/scorm/package/manifest.ts). */
+  scos: Json<StoredSco[]>;
+  /** Folder under DATA_DIR/scorm holding the unpacked files. */
+  folder: string;
+  original_filename: string;
+  size: number;
+  files: number;
+  unpacked_bytes: number;
+  uploaded_by: number | null;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+export interface StoredSco {
+  identifier: string;
+  title: string;
+  launch: string;
+  path: string;
+  isSco: boolean;
+  masteryScore: number | null;
+  scaledPassingScore: number | null;
+  completionThreshold: number | null;
+  dataFromLms: string | null;
+}
+/** A learner's runtime data of one SCO of one package version in one cycle, owned by modules/scorm. */
+export interface ScormRunsTable {
+  id: Id;
+  user_id: number;
+  lesson_id: number;
+  package_id: number;
+  sco: string;
+  started_at: Time;
+  status: Generated<'completed' | 'failed' | 'in_progress'>;
+  completion_status: string | null;
+  success_status: string | null;
+  score: number | null;
+  done_at: Time | null;
+  location: string | null;
+  suspend_data: string | null;
+  exit: string | null;
+  total_seconds: Generated<number>;
+  session_seconds: Generated<number>;
+  launches: Generated<number>;
+  /** The rest of the CMI the package committed (interactions, objectives, raw scores…), for resuming. */
+  cmi: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -482,6 +539,8 @@ export interface Database {
   welcome_queue: WelcomeQueueTable;
   sign_ins: SignInsTable;
   company_settings: CompanySettingsTable;
+  scorm_packages: ScormPackagesTable;
+  scorm_runs: ScormRunsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -30,6 +30,12 @@ declare module 'fastify' {
      * call that sets their own. Every other non-public route answers 403 until then (security.ts).
      */
     beforeOwnPassword?: true;
+    /**
+     * A public route authorised by a signed capability in its path, not by the session (a SCORM
+     * package's commits, sent from a frame on another origin or none): the cross-site and CSRF checks
+     * of cookie-authorised calls do not apply, and the route never reads the session.
+     */
+    capability?: true;
   }
   interface FastifyRequest {
     /** The session of the request's cookie, resolved once on first use. */

@@ -91,6 +91,9 @@ export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void 
 
   app.addHook('onRoute', (route) => {
     route.config ??= {};
+    if (route.config.capability === true && route.config.access !== 'public') {
+      throw new Error(`Route ${String(route.method)} ${route.url}: a capability route is public`);
+    }
     if (route.config.access === undefined) {
       if (route.url.startsWith('/docs')) route.config.access = docsAccess;
       // The built web client (@fastify/static's wildcard): public files.
@@ -126,7 +129,7 @@ export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void 
       });
     }
 
-    if (!SAFE_METHODS.has(request.method)) {
+    if (!SAFE_METHODS.has(request.method) && request.routeOptions.config?.capability !== true) {
       const site = request.headers['sec-fetch-site'];
       const origin = request.headers.origin;
       if (site === 'cross-site' || site === 'same-site' || (origin && origin !== expectedOrigin(config, request))) {

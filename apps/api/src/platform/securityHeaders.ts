@@ -11,7 +11,9 @@ export const HELMET_OPTIONS: Readonly<HelmetOptions> = {
       styleSrc: ["'self'", "'unsafe-inline'"],
       fontSrc: ["'self'", 'data:'],
       scriptSrc: ["'self'"],
-      frameSrc: ['https://www.youtube.com', 'https://rutube.ru', 'https://vk.com', 'https://vkvideo.ru'],
+      // 'self': SCORM packages play in a sandboxed frame of the platform's own address (CONTENT_URL
+      // adds its origin: installSecurityHeaders).
+      frameSrc: ["'self'", 'https://www.youtube.com', 'https://rutube.ru', 'https://vk.com', 'https://vkvideo.ru'],
       connectSrc: ["'self'"],
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
@@ -46,9 +48,23 @@ export function securityHeaders(options: Readonly<HelmetOptions> = HELMET_OPTION
  * Security headers on every answer. They do not depend on the request, so they are computed at
  * start-up: @fastify/helmet rebuilt helmet's policy on every request (about 5 % of the CPU).
  */
-export function installSecurityHeaders(app: FastifyInstance): void {
-  const headers = securityHeaders();
+export function installSecurityHeaders(app: FastifyInstance, contentOrigin?: string): void {
+  const headers = securityHeaders(contentOrigin ? withFrameSource(contentOrigin) : HELMET_OPTIONS);
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(headers);
   });
+}
+
+/** The policy with one more origin the web client may frame (CONTENT_URL: SCORM packages). */
+function withFrameSource(origin: string): HelmetOptions {
+  const csp = HELMET_OPTIONS.contentSecurityPolicy;
+  if (typeof csp !== 'object' || !csp.directives) return HELMET_OPTIONS;
+  const frames = csp.directives.frameSrc;
+  return {
+    ...HELMET_OPTIONS,
+    contentSecurityPolicy: {
+      ...csp,
+      directives: { ...csp.directives, frameSrc: [...(Array.isArray(frames) ? frames : []), origin] },
+    },
+  };
 }

@@ -1,3 +1,5 @@
+import { ScormRepository } from '../scorm/repository.js';
+import { ScormResults } from '../scorm/results.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnitOfWork } from '../../db/unitOfWork.js';
 import { DAY, HOUR, iso } from '../../platform/clock.js';
@@ -152,6 +154,7 @@ describe(`the weekly digests (${dialectName})`, () => {
       new CatalogueRepository(uow),
       engine,
       new PeopleTime('Europe/Moscow'),
+      new ScormResults(new ScormRepository(uow)),
     );
 
     // The rule, restated: an admin's team is every live person, a manager's the other live people of

@@ -110,6 +110,15 @@ export interface Placed {
   urgent: UrgentCourse | undefined;
 }
 
+/** SCORM items' results of one learner in a cycle, as modules/scorm reads them. */
+export interface PackageResults {
+  of(
+    userId: number,
+    lessonIds: readonly number[],
+    since: string | null,
+  ): Promise<Map<number, { status: 'completed' | 'failed' | 'in_progress' | 'not_started'; score: number | null }>>;
+}
+
 /**
  * Analytics (docs/rules.md §Analytics): an admin sees every user, a manager the other users of their
  * department; every figure comes from the learning engine.
@@ -122,6 +131,8 @@ export class AnalyticsService {
     private readonly engine: LearningEngine,
     /** Dates written for people: the deadline strings of the overview. */
     private readonly people: PeopleTime,
+    /** SCORM items' results (modules/scorm, handed in by app.ts). */
+    private readonly packageResults: PackageResults,
   ) {}
 
   private async member(viewer: SessionUser, userId: number): Promise<UserRecord> {
@@ -335,6 +346,13 @@ export class AnalyticsService {
     if (!state || !course) throw notFound(M.courseNotFound);
     const outline = await this.courses.publishedOutline(courseId);
     const status = new Map(state.items.map((i) => [`${i.type}:${i.id}`, i.status]));
+    const packages = outline.flatMap((m) => m.items).filter((i) => i.kind === 'scorm');
+    const since = state.cycle > 1 ? state.cycle_start : null;
+    const results = await this.packageResults.of(
+      user.id,
+      packages.map((i) => i.id),
+      since,
+    );
     return {
       id: course.id,
       name: course.title,
@@ -346,12 +364,14 @@ export class AnalyticsService {
       items_total: state.items_total,
       progress: state.progress,
       modules: outline.map((m) => {
-        const items = m.items.map((i) => ({
-          id: i.id,
-          name: i.name,
-          type: i.type,
-          status: status.get(`${i.type}:${i.id}`) ?? ('not_started' as const),
-        }));
+        const items = m.items.map((i) => {
+          const recorded = status.get(`${i.type}:${i.id}`) ?? ('not_started' as const);
+          if (i.kind !== 'scorm') return { id: i.id, name: i.name, type: i.type, status: recorded };
+          // A package that reported failure shows as a failed test does, until it is done.
+          const result = results.get(i.id);
+          const shown = recorded !== 'completed' && result?.status === 'failed' ? 'failed' : recorded;
+          return { id: i.id, name: i.name, type: i.type, status: shown, kind: 'scorm' as const, score: result?.score ?? null };
+        });
         return {
           id: m.id,
           name: m.name,

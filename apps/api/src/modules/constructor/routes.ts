@@ -186,7 +186,7 @@ export const constructorRoutes =
         schema: { tags, body: createLessonRequest, response: { 201: createLessonResponse, ...errors } },
       },
       async (request, reply) => {
-        const item = await service.createLesson(request.body.module_id, request.body.name);
+        const item = await service.createLesson(request.body.module_id, request.body.name, request.body.kind);
         return reply.code(201).send({ result: { success: ok, message: M.lessonCreated, item } });
       },
     );

@@ -2,6 +2,8 @@ import {
   CONSTRUCTOR_MESSAGES as M,
   courseSettingsProblems,
   DEFAULT_LESSON_NAME,
+  DEFAULT_SCORM_NAME,
+  type LessonKind,
   type ConstructorCourse,
   type CourseDaySettings,
   type ConstructorLesson,
@@ -29,7 +31,13 @@ const lessonItem = (row: ItemRow): ModuleLesson => ({
   is_published: row.is_published,
   sort_order: row.sort_order,
   type: 'lesson',
+  kind: row.kind ?? 'lesson',
 });
+
+/** What the constructor asks of the SCORM module, which owns the packages (app.ts hands it in). */
+export interface PackagePresence {
+  hasPackage(lessonId: number): Promise<boolean>;
+}
 
 const DAY_SETTING_KEYS = [
   'has_deadline',
@@ -70,6 +78,7 @@ export class ConstructorService {
     private readonly files: FilesRepository,
     private readonly engine: LearningEngine,
     private readonly clock: Clock,
+    private readonly packages: PackagePresence,
   ) {}
 
   private now(): string {
@@ -250,13 +259,14 @@ export class ConstructorService {
     });
   }
 
-  createLesson(moduleId: number, name: string | undefined): Promise<ModuleLesson> {
+  createLesson(moduleId: number, name: string | undefined, kind: LessonKind = 'lesson'): Promise<ModuleLesson> {
     return this.uow.run(async () => {
       const module = await this.structure.moduleById(moduleId);
       if (!module) throw notFound(M.moduleNotFound);
       const max = await this.structure.maxItemSortOrder(moduleId);
       const now = this.now();
-      const row = await this.structure.insertLesson(moduleId, name || DEFAULT_LESSON_NAME, (max ?? -1) + 1, now);
+      const fallback = kind === 'scorm' ? DEFAULT_SCORM_NAME : DEFAULT_LESSON_NAME;
+      const row = await this.structure.insertLesson(moduleId, name || fallback, (max ?? -1) + 1, now, kind);
       await this.refreshModulePublished(module, now);
       return lessonItem(row);
     });
@@ -279,6 +289,7 @@ export class ConstructorService {
       is_published: lesson.is_published,
       sort_order: lesson.sort_order,
       type: 'lesson',
+      kind: lesson.kind,
       contents: blocks.map(toLessonBlock),
     };
   }
@@ -291,6 +302,10 @@ export class ConstructorService {
   ): Promise<{ item: ModuleLesson; message: string }> {
     return this.uow.run(async () => {
       const lesson = await this.liveLesson(courseId, lessonId);
+      // A SCORM item is published with its package: a learner never opens an empty one.
+      if (change.is_published === true && lesson.kind === 'scorm' && !(await this.packages.hasPackage(lessonId))) {
+        throw unprocessable(M.scormPublishWithoutPackage, { is_published: [M.scormPublishWithoutPackage] });
+      }
       const now = this.now();
       await this.structure.updateLesson(
         lessonId,

@@ -34,6 +34,8 @@ export interface OutlineItem {
   type: 'lesson' | 'test';
   name: string;
   image_path: string | null;
+  /** 'scorm' for a lesson holding a SCORM package; 'lesson' otherwise (tests too). */
+  kind: 'lesson' | 'scorm';
 }
 export interface OutlineModule {
   id: number;
@@ -200,6 +202,7 @@ export class CoursesRepository {
       .innerJoin('lessons as i', 'i.module_id', 'm.id')
       .select(['m.id as module_id', 'm.name as module_name', 'm.sort_order as module_sort'])
       .select(['i.id', 'i.name', 'i.image_path', 'i.sort_order', sql<'lesson' | 'test'>`'lesson'`.as('type')])
+      .select('i.kind')
       .where('i.is_published', '=', true)
       .where('i.deleted_at', 'is', null)
       .unionAll(
@@ -212,6 +215,7 @@ export class CoursesRepository {
             eb.cast<string | null>(eb.val(null), 'text').as('image_path'),
             'i.sort_order',
             sql<'lesson' | 'test'>`'test'`.as('type'),
+            sql<'lesson' | 'scorm'>`'lesson'`.as('kind'),
           ])
           .where('i.is_published', '=', true)
           .where('i.deleted_at', 'is', null),
@@ -231,7 +235,13 @@ export class CoursesRepository {
       name,
       items: items
         .sort((a, b) => a.sort_order - b.sort_order || (a.type === b.type ? a.id - b.id : a.type === 'lesson' ? -1 : 1))
-        .map(({ id: itemId, type, name: itemName, image_path }) => ({ id: itemId, type, name: itemName, image_path })),
+        .map(({ id: itemId, type, name: itemName, image_path, kind }) => ({
+          id: itemId,
+          type,
+          name: itemName,
+          image_path,
+          kind,
+        })),
     }));
   }
 

@@ -17,11 +17,15 @@ export interface ItemRow {
   name: string;
   is_published: boolean;
   sort_order: number;
+  /** Lessons only: 'lesson' (blocks) or 'scorm' (a package). */
+  kind?: 'lesson' | 'scorm';
 }
 
 export interface LessonRow extends ItemRow {
   description: string;
   course_id: number;
+  /** 'lesson' (blocks) or 'scorm' (a package: modules/scorm). */
+  kind: 'lesson' | 'scorm';
 }
 
 export interface BlockRow {
@@ -87,9 +91,18 @@ export class CourseStructureRepository {
   /** Live lessons or tests of the given modules, in item order. */
   items(type: ItemType, moduleIds: readonly number[]): Promise<ItemRow[]> {
     if (moduleIds.length === 0) return Promise.resolve([]);
-    const table = ITEM_TABLE[type];
+    if (type === 'lesson') {
+      return this.db
+        .selectFrom('lessons')
+        .select(['id', 'module_id', 'name', 'is_published', 'sort_order', 'kind'])
+        .where('module_id', 'in', moduleIds)
+        .where('deleted_at', 'is', null)
+        .orderBy('sort_order')
+        .orderBy('id')
+        .execute();
+    }
     return this.db
-      .selectFrom(table)
+      .selectFrom('tests')
       .select(['id', 'module_id', 'name', 'is_published', 'sort_order'])
       .where('module_id', 'in', moduleIds)
       .where('deleted_at', 'is', null)
@@ -164,11 +177,17 @@ export class CourseStructureRepository {
       .execute();
   }
 
-  insertLesson(moduleId: number, name: string, sortOrder: number, now: string): Promise<ItemRow> {
+  insertLesson(
+    moduleId: number,
+    name: string,
+    sortOrder: number,
+    now: string,
+    kind: 'lesson' | 'scorm' = 'lesson',
+  ): Promise<ItemRow> {
     return this.db
       .insertInto('lessons')
-      .values({ module_id: moduleId, name, sort_order: sortOrder, created_at: now, updated_at: now })
-      .returning(['id', 'module_id', 'name', 'is_published', 'sort_order'])
+      .values({ module_id: moduleId, name, sort_order: sortOrder, kind, created_at: now, updated_at: now })
+      .returning(['id', 'module_id', 'name', 'is_published', 'sort_order', 'kind'])
       .executeTakeFirstOrThrow();
   }
 
@@ -185,6 +204,7 @@ export class CourseStructureRepository {
         'lessons.description',
         'lessons.is_published',
         'lessons.sort_order',
+        'lessons.kind',
         'modules.course_id',
       ])
       .where('lessons.id', '=', lessonId)

@@ -9,7 +9,7 @@ import {
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { can } from '../../platform/access.js';
 import { iso, type Clock } from '../../platform/clock.js';
-import { notFound } from '../../platform/errors.js';
+import { notFound, unprocessable } from '../../platform/errors.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import { storageUrl } from '../../platform/storageUrl.js';
 import type { CoursesRepository, OutlineModule } from '../courses/repository.js';
@@ -17,6 +17,11 @@ import type { CourseStructureRepository } from '../courses/structure.js';
 import type { CourseState, CourseSummary as StateSummary, ItemState } from '../progress/engine.js';
 import type { ProgressRepository } from '../progress/repository.js';
 import { stateKey, type LearningEngine } from '../progress/service.js';
+
+/** SCORM items' results, read from the module that owns them (app.ts hands modules/scorm's in). */
+export interface PackageResults {
+  of(userId: number, lessonIds: readonly number[], since: string | null): Promise<Map<number, { score: number | null }>>;
+}
 
 export interface SeenCourse {
   state: CourseState;
@@ -35,6 +40,7 @@ export class LearningService {
     private readonly progress: ProgressRepository,
     private readonly engine: LearningEngine,
     private readonly clock: Clock,
+    private readonly packageResults: PackageResults,
   ) {}
 
   /** A course the user may see (staff preview every course), else 404 as if it did not exist. */
@@ -65,9 +71,16 @@ export class LearningService {
   async modules(user: SessionUser, courseId: number): Promise<LearnerModule[]> {
     const { state, outline } = await this.seen(user, courseId);
     const byKey = new Map(state.items.map((i) => [`${i.type}:${i.id}`, i]));
+    const packages = outline.flatMap((m) => m.items).filter((i) => i.kind === 'scorm');
+    const results = await this.packageResults.of(
+      user.id,
+      packages.map((i) => i.id),
+      cycleSince(state),
+    );
     return outline.map((m) => {
       const items = m.items.map((i) => {
         const s = byKey.get(`${i.type}:${i.id}`);
+        const scorm = i.kind === 'scorm' ? { kind: 'scorm' as const, score: results.get(i.id)?.score ?? null } : {};
         return {
           id: i.id,
           type: i.type,
@@ -77,6 +90,7 @@ export class LearningService {
           started_at: s?.started_at ?? null,
           completed_at: s?.completed_at ?? null,
           is_passed: i.type === 'test' ? testPassed(s) : null,
+          ...scorm,
         };
       });
       const complete = m.items.every((i) => byKey.get(`${i.type}:${i.id}`)?.status === 'completed');
@@ -129,6 +143,7 @@ export class LearningService {
         sort_order: b.sort_order,
       })),
       name: lesson.name,
+      kind: lesson.kind,
       started_at: item?.started_at ?? null,
       completed_at: item?.completed_at ?? null,
       previous_item: ref(order[at - 1]),
@@ -154,35 +169,58 @@ export class LearningService {
     const courseId = await this.structure.lessonCourseId(lessonId);
     if (courseId === undefined) throw notFound(L.lessonNotFound);
     const { state, outline } = await this.seen(user, courseId);
-    if (!outline.some((m) => m.items.some((i) => i.type === 'lesson' && i.id === lessonId))) {
-      throw notFound(L.lessonNotFound);
+    const listed = outline.flatMap((m) => m.items).find((i) => i.type === 'lesson' && i.id === lessonId);
+    if (!listed) throw notFound(L.lessonNotFound);
+    // A package reports its own completion (docs/rules.md §SCORM packages): a click cannot.
+    if (what === 'complete' && listed.kind === 'scorm') {
+      throw unprocessable(L.scormCompletesItself, { lesson: [L.scormCompletesItself] });
     }
-    const since = state.cycle > 1 ? state.cycle_start : null;
+    return this.uow.run(() => this.writeMark(user.id, courseId, lessonId, cycleSince(state), what));
+  }
+
+  /** Where the user's current cycle of the course starts (null: the first cycle counts all history). */
+  async cycleSince(userId: number, courseId: number): Promise<string | null> {
+    const state = (await this.engine.states([userId], [courseId])).get(stateKey(userId, courseId));
+    return state ? cycleSince(state) : null;
+  }
+
+  /**
+   * Start or complete in the caller's unit of work, for a caller that checked the user may reach the
+   * lesson (the lesson page, or a SCORM package's launch): the record, then the learning state.
+   */
+  async writeMark(
+    userId: number,
+    courseId: number,
+    lessonId: number,
+    since: string | null,
+    what: 'start' | 'complete',
+  ): Promise<{ started_at: string | null; completed_at: string | null }> {
     const now = iso(this.clock.now());
-    return this.uow.run(async () => {
-      const row = await this.progress.lessonRow(user.id, lessonId, since);
-      if (!row) {
-        await this.progress.insertLessonRow(
-          {
-            user_id: user.id,
-            lesson_id: lessonId,
-            started_at: what === 'start' ? now : null,
-            completed_at: what === 'complete' ? now : null,
-          },
-          now,
-        );
-      } else if (what === 'complete') {
-        await this.progress.fillLessonTime(row.id, 'completed_at', now);
-      } else if (row.completed_at === null) {
-        // A lesson completed without a start keeps no start: its time spent is 00:00:00.
-        await this.progress.fillLessonTime(row.id, 'started_at', now);
-      }
-      await this.recorded(user.id, courseId);
-      const after = await this.progress.lessonRow(user.id, lessonId, since);
-      return { started_at: after?.started_at ?? null, completed_at: after?.completed_at ?? null };
-    });
+    const row = await this.progress.lessonRow(userId, lessonId, since);
+    if (!row) {
+      await this.progress.insertLessonRow(
+        {
+          user_id: userId,
+          lesson_id: lessonId,
+          started_at: what === 'start' ? now : null,
+          completed_at: what === 'complete' ? now : null,
+        },
+        now,
+      );
+    } else if (what === 'complete') {
+      await this.progress.fillLessonTime(row.id, 'completed_at', now);
+    } else if (row.completed_at === null) {
+      // A lesson completed without a start keeps no start: its time spent is 00:00:00.
+      await this.progress.fillLessonTime(row.id, 'started_at', now);
+    }
+    await this.recorded(userId, courseId);
+    const after = await this.progress.lessonRow(userId, lessonId, since);
+    return { started_at: after?.started_at ?? null, completed_at: after?.completed_at ?? null };
   }
 }
+
+const cycleSince = (state: Pick<CourseState, 'cycle' | 'cycle_start'>): string | null =>
+  state.cycle > 1 ? state.cycle_start : null;
 
 function testPassed(state: ItemState | undefined): boolean | null {
   if (state?.status === 'completed') return true;
