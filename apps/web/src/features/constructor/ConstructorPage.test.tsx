@@ -74,7 +74,7 @@ function setup(path: string, opts: { user?: AuthUser; routes?: Record<string, Ha
     'GET /api/courses/7/lessons/11': () =>
       ok({ lesson: { ...lesson(11, 'Знакомство', 0), description: '', contents } }),
     'GET /api/courses/7/lessons/12': () =>
-      ok({ lesson: { ...lesson(12, 'Скрипты', 1), description: '', contents: [] } }),
+      ok({ lesson: { ...lesson(12, 'Скрипты', 1), description: '', kind: 'lesson', contents: [] } }),
     'PUT /api/courses/7/lessons/11/contents': (request) => {
       const sent = (request.body as { contents: (LessonBlock & { id: number | string })[] }).contents;
       contents = sent.map((b) => ({ ...b, id: typeof b.id === 'number' ? b.id : nextId++ }) as LessonBlock);

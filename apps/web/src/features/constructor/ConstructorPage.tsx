@@ -10,6 +10,7 @@ import { LessonEditor } from './LessonEditor';
 import { MissingCourse, MissingItem, useLoadErrorToast } from './loadErrors';
 import { findItem, firstLessonId } from './logic';
 import { ModulePanel, type LessonSaveControl } from './ModulePanel';
+import { ScormEditor } from './ScormEditor';
 import { useCourse, useLesson, useModules } from './queries';
 import { ConstructorBreadcrumbs, type ConstructorPlace } from './ConstructorBreadcrumbs';
 import { ConstructorGate, parseId } from './ConstructorGate';
@@ -119,5 +120,7 @@ function LessonPane({
   if (lesson.isError) {
     return <LoadErrorNotice title={T.lessonLoadError} retryLabel={T.retry} query={lesson} />;
   }
+  // A SCORM item holds a package, not blocks: its page uploads and lists versions instead.
+  if (lesson.data.kind === 'scorm') return <ScormEditor courseId={courseId} lesson={lesson.data} />;
   return <LessonEditor courseId={courseId} lesson={lesson.data} onSaveControl={onSaveControl} />;
 }

@@ -131,9 +131,9 @@ function setup(path: string, routes: Record<string, Handler> = {}) {
     'GET /api/courses/7': ok({ course }),
     'GET /api/courses/7/modules': () => ok({ items: modules }),
     'GET /api/courses/7/lessons/11': () =>
-      ok({ lesson: { ...lessonItem(11, 'Знакомство', 0), description: '', contents: [titleBlock] } }),
+      ok({ lesson: { ...lessonItem(11, 'Знакомство', 0), description: '', kind: 'lesson', contents: [titleBlock] } }),
     'GET /api/courses/7/lessons/12': () =>
-      ok({ lesson: { ...lessonItem(12, 'Скрипты', 1), description: '', contents: [] } }),
+      ok({ lesson: { ...lessonItem(12, 'Скрипты', 1), description: '', kind: 'lesson', contents: [] } }),
     'PUT /api/courses/7/lessons/11/contents': (request) =>
       ok({
         message: 'Изменения успешно сохранены',

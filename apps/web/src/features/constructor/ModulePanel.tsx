@@ -51,6 +51,7 @@ type Dialog =
   | { kind: 'type'; moduleId: number }
   | { kind: 'lesson'; moduleId: number }
   | { kind: 'test'; moduleId: number }
+  | { kind: 'scorm'; moduleId: number }
   | { kind: 'deleteModule'; module: ConstructorModule };
 
 /**
@@ -136,9 +137,9 @@ export function ModulePanel({ course, modules, openItem, lessonSave = null }: Mo
     }
   };
 
-  const submitLesson = async (moduleId: number, name: string): Promise<NameOutcome> => {
+  const submitLesson = async (moduleId: number, name: string, kind: 'lesson' | 'scorm'): Promise<NameOutcome> => {
     try {
-      const { item, message } = await createLesson.mutateAsync({ moduleId, name });
+      const { item, message } = await createLesson.mutateAsync({ moduleId, name, kind });
       toastSuccess(message);
       void navigate(itemPath(courseId, item));
       return { close: true };
@@ -313,7 +314,19 @@ export function ModulePanel({ course, modules, openItem, lessonSave = null }: Mo
         initialName={T.defaultLessonName}
         onClose={close}
         onSubmit={(name) =>
-          dialog.kind === 'lesson' ? submitLesson(dialog.moduleId, name) : Promise.resolve({ close: true })
+          dialog.kind === 'lesson' ? submitLesson(dialog.moduleId, name, 'lesson') : Promise.resolve({ close: true })
+        }
+      />
+      <NameDialog
+        key={`scorm-${dialogKey}`}
+        opened={dialog.kind === 'scorm'}
+        title={T.newScormTitle}
+        label={T.lessonName}
+        submitLabel={T.createLesson}
+        initialName={T.defaultScormName}
+        onClose={close}
+        onSubmit={(name) =>
+          dialog.kind === 'scorm' ? submitLesson(dialog.moduleId, name, 'scorm') : Promise.resolve({ close: true })
         }
       />
       <ConfirmDialog

@@ -1,5 +1,5 @@
 import type { ConstructorModule } from '@lms/contract';
-import { Accordion, ActionIcon, Button, Group, Menu, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Accordion, ActionIcon, Badge, Button, Group, Menu, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { Draggable } from '@hello-pangea/dnd';
 import {
   IconCheck,
@@ -8,6 +8,7 @@ import {
   IconFileText,
   IconGripVertical,
   IconListCheck,
+  IconPackage,
   IconPencil,
   IconPlus,
   IconTrash,
@@ -181,7 +182,8 @@ interface ItemRowProps {
 
 /** A lesson or test of a module: a link, its published state, and up/down arrows. */
 function ItemRow({ item, href, active, first, last, fixed, onMove }: ItemRowProps) {
-  const Icon = item.type === 'lesson' ? IconFileText : IconListCheck;
+  const scorm = item.type === 'lesson' && item.kind === 'scorm';
+  const Icon = scorm ? IconPackage : item.type === 'lesson' ? IconFileText : IconListCheck;
   const state = item.is_published ? T.published : T.unpublished;
   return (
     <Group
@@ -194,13 +196,18 @@ function ItemRow({ item, href, active, first, last, fixed, onMove }: ItemRowProp
         <Group gap={8} wrap="nowrap">
           <Icon
             size={16}
-            aria-label={item.type === 'lesson' ? T.lessonKind : T.testKind}
+            aria-label={scorm ? T.scormKind : item.type === 'lesson' ? T.lessonKind : T.testKind}
             color="var(--mantine-color-brand-7)"
             style={{ flex: '0 0 16px' }}
           />
           <Text size="sm" fw={active ? 600 : 400} truncate="end" flex={1} miw={0}>
             {item.name || T.lessonNamePlaceholder}
           </Text>
+          {scorm ? (
+            <Badge size="xs" variant="light" color="grape" radius="sm" style={{ flex: 'none' }} aria-hidden="true">
+              {T.scormMarker}
+            </Badge>
+          ) : null}
           <Tooltip label={state} openDelay={200} closeDelay={200} position="top" withArrow>
             <span
               className={classes.statusDot}

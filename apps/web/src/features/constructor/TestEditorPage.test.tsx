@@ -78,7 +78,7 @@ function setup(path: string, opts: { user?: AuthUser; routes?: Record<string, Ha
     'GET /api/courses/7': ok({ course }),
     'GET /api/courses/7/modules': ok({ items: modules }),
     'GET /api/courses/7/lessons/11': ok({
-      lesson: { ...modules[0]!.lessons[0], description: '', contents: [] },
+      lesson: { ...modules[0]!.lessons[0], description: '', kind: 'lesson', contents: [] },
     }),
     'GET /api/courses/7/tests/40': ok({ test }),
     'GET /api/admin/tests/40/questions': ok({ questions: [savedQuestion] }),

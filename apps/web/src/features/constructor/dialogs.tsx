@@ -122,7 +122,16 @@ export function NameDialog({
   );
 }
 
-export type LessonKind = 'lesson' | 'test';
+/** What the type dialog adds: a lesson of blocks, a test, or a lesson holding a SCORM package. */
+export type LessonKind = 'lesson' | 'test' | 'scorm';
+
+const LESSON_TYPES: readonly { value: LessonKind; label: string; hint: string }[] = [
+  { value: 'lesson', label: T.typeRegular, hint: T.typeRegularHint },
+  { value: 'test', label: T.typeTest, hint: T.typeTestHint },
+  { value: 'scorm', label: T.typeScorm, hint: T.typeScormHint },
+];
+
+const isLessonKind = (value: string): value is LessonKind => LESSON_TYPES.some((type) => type.value === value);
 
 interface LessonTypeDialogProps {
   opened: boolean;
@@ -131,8 +140,8 @@ interface LessonTypeDialogProps {
 }
 
 /**
- * Chooses what to add to a module: 'Обычное' (a lesson) or 'Тест', then 'Далее' (docs/product.md §Constructor).
-A test goes on to the test settings dialog.
+ * Chooses what to add to a module: 'Обычное' (a lesson), 'Тест' or 'SCORM-пакет', then 'Далее'
+ * (docs/product.md §Constructor). A test goes on to the test settings dialog, the others to their name.
  */
 export function LessonTypeDialog({ opened, onClose, onNext }: LessonTypeDialogProps) {
   const [kind, setKind] = useState<LessonKind>('lesson');
@@ -145,30 +154,27 @@ export function LessonTypeDialog({ opened, onClose, onNext }: LessonTypeDialogPr
         }}
       >
         <Stack gap="md">
-          <Radio.Group value={kind} onChange={(value) => setKind(value === 'test' ? 'test' : 'lesson')}>
+          <Radio.Group value={kind} onChange={(value) => setKind(isLessonKind(value) ? value : 'lesson')}>
             <Stack gap="sm">
-              <Radio.Card value="lesson" p="md" radius="md" data-autofocus>
-                <Group wrap="nowrap" align="flex-start">
-                  <Radio.Indicator />
-                  <div>
-                    <Text fw={600}>{T.typeRegular}</Text>
-                    <Text size="sm" c="dimmed">
-                      {T.typeRegularHint}
-                    </Text>
-                  </div>
-                </Group>
-              </Radio.Card>
-              <Radio.Card value="test" p="md" radius="md">
-                <Group wrap="nowrap" align="flex-start">
-                  <Radio.Indicator />
-                  <div>
-                    <Text fw={600}>{T.typeTest}</Text>
-                    <Text size="sm" c="dimmed">
-                      {T.typeTestHint}
-                    </Text>
-                  </div>
-                </Group>
-              </Radio.Card>
+              {LESSON_TYPES.map((type) => (
+                <Radio.Card
+                  key={type.value}
+                  value={type.value}
+                  p="md"
+                  radius="md"
+                  data-autofocus={type.value === 'lesson' || undefined}
+                >
+                  <Group wrap="nowrap" align="flex-start">
+                    <Radio.Indicator />
+                    <div>
+                      <Text fw={600}>{type.label}</Text>
+                      <Text size="sm" c="dimmed">
+                        {type.hint}
+                      </Text>
+                    </div>
+                  </Group>
+                </Radio.Card>
+              ))}
             </Stack>
           </Radio.Group>
           <Group justify="flex-end" gap="sm">

@@ -6,6 +6,7 @@ import {
   uploadResponse,
   type ConstructorLesson,
   type LessonBlock,
+  type LessonKind,
   type SaveBlock,
   type UploadResult,
 } from '@lms/contract';
@@ -20,12 +21,16 @@ import { T } from './texts';
 
 // ── lessons ──
 
-/** POST /api/courses/lessons { name, module_id } → result.item (it goes last in its module). */
+/**
+ * POST /api/courses/lessons { name, module_id, kind } → result.item (it goes last in its module).
+ * `kind: 'scorm'` makes a SCORM item; its package is uploaded on its page next.
+ */
 export function useCreateLesson(courseId: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async ({ moduleId, name }: { moduleId: number; name: string }) => {
-      const { data } = await http.post<unknown>('/api/courses/lessons', { name, module_id: moduleId });
+    mutationFn: async ({ moduleId, name, kind }: { moduleId: number; name: string; kind?: LessonKind }) => {
+      const body = kind === 'scorm' ? { name, module_id: moduleId, kind } : { name, module_id: moduleId };
+      const { data } = await http.post<unknown>('/api/courses/lessons', body);
       const { item, message } = parseAnswer(createLessonResponse, data).result;
       return { item, message: message || T.lessonCreated };
     },

@@ -1,8 +1,19 @@
-import { CONSTRUCTOR_MESSAGES, COURSE_DESCRIPTION_MAX, COURSE_TITLE_MAX, OF_CHARACTERS } from '@lms/contract';
+import {
+  CONSTRUCTOR_MESSAGES,
+  COURSE_DESCRIPTION_MAX,
+  COURSE_TITLE_MAX,
+  DEFAULT_SCORM_NAME,
+  OF_CHARACTERS,
+  type ScormPackageInfo,
+} from '@lms/contract';
 import { formatCount, formatOutOf, type RuForms } from '../../lib/plural';
 import { MOVE_TEXTS, PUBLISHED_TEXTS } from '../../shared/texts';
 
 const ELEMENT_FORMS: RuForms = ['элемент', 'элемента', 'элементов'];
+/** A package's launchable items (SCOs): 'раздел' as the server's messages call them. */
+const SCO_FORMS: RuForms = ['раздел', 'раздела', 'разделов'];
+const LEARNER_FORMS: RuForms = ['ученик', 'ученика', 'учеников'];
+const FILE_FORMS: RuForms = ['файл', 'файла', 'файлов'];
 
 /**
  * The constructor's texts (docs/product.md §Constructor). Success texts are the defaults: the server's
@@ -297,6 +308,37 @@ export const T = {
   settingsSaved: CONSTRUCTOR_MESSAGES.settingsSaved,
   settingsSaveError: 'Ошибка при сохранении настроек',
   backToConstructor: 'Вернуться в конструктор',
+
+  // SCORM items (docs/rules.md §SCORM packages)
+  typeScorm: 'SCORM-пакет',
+  typeScormHint: 'Готовый электронный курс в формате SCORM 1.2 или SCORM 2004 (.zip)',
+  newScormTitle: 'Создание SCORM-урока',
+  defaultScormName: DEFAULT_SCORM_NAME,
+  scormKind: 'SCORM-пакет',
+  scormMarker: 'SCORM',
+  scormPackage: 'SCORM-пакет',
+  uploadScorm: 'Загрузить SCORM-пакет',
+  uploadScormVersion: 'Загрузить новую версию',
+  scormFileHint: 'ZIP-архив SCORM 1.2 или SCORM 2004, до 4 ГБ',
+  scormNoPackage: 'Пакет еще не загружен. Загрузите его, затем опубликуйте урок.',
+  scormKeepsResults:
+    'Новая версия откроется ученикам при следующем запуске. Результаты учеников сохраняются: данные прежних версий не удаляются.',
+  scormUploading: 'Загрузка пакета',
+  scormUploadProgress: (percent: number, size: string) => `Загрузка пакета: ${percent} % из ${size}`,
+  scormChecking: 'Пакет загружен, идет проверка…',
+  scormUploadError: 'Ошибка при загрузке SCORM-пакета',
+  scormVersions: 'Версии пакета',
+  scormVersionsLoading: 'Загрузка версий…',
+  scormVersionsLoadError: 'Ошибка при загрузке версий SCORM-пакета',
+  scormVersion: (n: number) => `Версия ${n}`,
+  scormCurrent: 'Текущая',
+  scormStandard: (version: Pick<ScormPackageInfo, 'standard' | 'edition'>) =>
+    version.standard === '1.2' ? 'SCORM 1.2' : `SCORM 2004${version.edition ? ` ${version.edition} Edition` : ''}`,
+  scormScos: (n: number) => formatCount(n, SCO_FORMS),
+  scormMastery: (percent: number) => `Проходной балл: ${percent}%`,
+  scormFiles: (n: number) => formatCount(n, FILE_FORMS),
+  scormUploaded: (when: string, by: string | null) => (by ? `Загружен ${when}, ${by}` : `Загружен ${when}`),
+  scormLearners: (n: number) => formatCount(n, LEARNER_FORMS),
 } as const;
 
 /** The label of each block type in the add-block menu and on the block cards. */
