@@ -26,7 +26,15 @@ import { COURSE_PLACEHOLDER_IMAGE } from '../../shared/CourseCard';
 import { LoadingStatus } from '../../shared/ListStates';
 import { toastError } from '../../shared/toast';
 import classes from './analytics.module.css';
-import { courseDatesText, formatDate, itemTone, lastActivityText, moduleDone, TEXT_COLOR } from './logic';
+import {
+  courseDatesText,
+  formatDate,
+  itemKindLabel,
+  itemTone,
+  lastActivityText,
+  moduleDone,
+  TEXT_COLOR,
+} from './logic';
 import { ProgressRing } from './ProgressRing';
 import { useEmployee, useEmployeeCourse } from './queries';
 import { T } from './texts';
@@ -358,9 +366,12 @@ function CourseDetailPanel({ courseId, userId, onBack }: { courseId: number; use
                           style={{ overflowWrap: 'anywhere' }}
                         >
                           <Text span fw={600}>
-                            {item.type === 'test' ? T.test : T.lesson}
+                            {itemKindLabel(item)}
                           </Text>{' '}
                           {item.name}
+                          {item.score === null || item.score === undefined ? null : (
+                            <Text span fw={600}>{` · ${T.score(item.score)}`}</Text>
+                          )}
                         </Text>
                       </Group>
                     );

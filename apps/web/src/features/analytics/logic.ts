@@ -150,3 +150,9 @@ export function itemTone(status: ItemStatus): { color: StatusColor; icon: 'check
 export function canViewAnalytics(user: Pick<AuthUser, 'permissions'> | undefined): boolean {
   return user?.permissions.includes('analytics.view') ?? false;
 }
+
+/** 'Тест:', 'Урок:' or 'SCORM-пакет:' before an item's name. */
+export function itemKindLabel(item: { type: 'lesson' | 'test'; kind?: 'lesson' | 'scorm' }): string {
+  if (item.type === 'test') return T.test;
+  return item.kind === 'scorm' ? T.scorm : T.lesson;
+}

@@ -62,6 +62,9 @@ export const T = {
   moduleDone: 'Модуль пройден',
   test: 'Тест:',
   lesson: 'Урок:',
+  scorm: 'SCORM-пакет:',
+  /** A SCORM item's score in percent (docs/rules.md §SCORM packages). */
+  score: (percent: number) => `${percent}%`,
   statusCompleted: 'Пройдено',
   statusFailed: 'Не пройдено',
   statusInProgress: 'В процессе',

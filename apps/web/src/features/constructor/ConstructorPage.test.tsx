@@ -72,7 +72,7 @@ function setup(path: string, opts: { user?: AuthUser; routes?: Record<string, Ha
     'GET /api/courses/7': ok({ course }),
     'GET /api/courses/7/modules': () => ok({ items: modules }),
     'GET /api/courses/7/lessons/11': () =>
-      ok({ lesson: { ...lesson(11, 'Знакомство', 0), description: '', contents } }),
+      ok({ lesson: { ...lesson(11, 'Знакомство', 0), description: '', kind: 'lesson', contents } }),
     'GET /api/courses/7/lessons/12': () =>
       ok({ lesson: { ...lesson(12, 'Скрипты', 1), description: '', kind: 'lesson', contents: [] } }),
     'PUT /api/courses/7/lessons/11/contents': (request) => {

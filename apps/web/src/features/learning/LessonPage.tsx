@@ -10,6 +10,7 @@ import { LessonBlocks } from './LessonBlocks';
 import { LessonFooter } from './LessonFooter';
 import { parseId } from './params';
 import { useLessonContents, useLessonProgress } from './queries';
+import { ScormLesson } from './ScormLesson';
 import { BackLink, Loading, LoadError, Missing } from './states';
 import { LEARNING_TEXTS as T } from './texts';
 
@@ -28,7 +29,9 @@ function LessonView({ courseId, lessonId }: LessonViewProps) {
   const coursePath = `/courses/${courseId}`;
 
   const data = lesson.data;
-  const askToStart = !!data && !data.started_at && !data.completed_at && !confirmed;
+  // A SCORM lesson starts with its launch and completes itself (docs/rules.md §SCORM packages).
+  const scorm = data?.kind === 'scorm';
+  const askToStart = !!data && !scorm && !data.started_at && !data.completed_at && !confirmed;
 
   const onStart = () =>
     start.mutate(undefined, {
@@ -59,7 +62,7 @@ function LessonView({ courseId, lessonId }: LessonViewProps) {
   if (isNotFound(lesson.error)) return <Missing error={lesson.error} fallback={T.lessonMissing} courseId={courseId} />;
 
   return (
-    <Stack gap="lg" maw={960}>
+    <Stack gap="lg" maw={scorm ? undefined : 960}>
       <BackLink to={coursePath}>{T.toCourse}</BackLink>
       {lesson.isPending ? (
         <Loading />
@@ -73,16 +76,22 @@ function LessonView({ courseId, lessonId }: LessonViewProps) {
             </Title>
             {navButtons}
           </Group>
-          <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg">
-            <LessonBlocks blocks={lesson.data.contents} />
-          </Paper>
-          <LessonFooter
-            startedAt={lesson.data.started_at}
-            completedAt={lesson.data.completed_at}
-            serverTime={lesson.data.server_time}
-            completing={complete.isPending}
-            onComplete={onComplete}
-          />
+          {scorm ? (
+            <ScormLesson courseId={courseId} lessonId={lessonId} name={lesson.data.name} />
+          ) : (
+            <>
+              <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="lg">
+                <LessonBlocks blocks={lesson.data.contents} />
+              </Paper>
+              <LessonFooter
+                startedAt={lesson.data.started_at}
+                completedAt={lesson.data.completed_at}
+                serverTime={lesson.data.server_time}
+                completing={complete.isPending}
+                onComplete={onComplete}
+              />
+            </>
+          )}
           <ContentsDrawer
             courseId={courseId}
             current={{ type: 'lesson', id: lessonId }}

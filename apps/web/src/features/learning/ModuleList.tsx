@@ -5,6 +5,7 @@ import {
   IconCircleDashed,
   IconClipboardCheck,
   IconFileText,
+  IconPackage,
   IconProgress,
 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -58,6 +59,8 @@ function ItemRow({
       <Group gap={6} wrap="nowrap" className={classes.itemText}>
         {item.type === 'test' ? (
           <IconClipboardCheck size={16} aria-label={T.test} className={classes.typeIcon} />
+        ) : item.kind === 'scorm' ? (
+          <IconPackage size={16} aria-label={T.scorm} className={classes.typeIcon} />
         ) : (
           <IconFileText size={16} aria-label={T.lesson} className={classes.typeIcon} />
         )}
@@ -65,6 +68,11 @@ function ItemRow({
           {item.name}
         </Text>
       </Group>
+      {item.kind === 'scorm' && item.score !== null && item.score !== undefined ? (
+        <Text size="sm" fw={600} className={classes.score}>
+          {T.scormItemScore(item.score)}
+        </Text>
+      ) : null}
       <StatusIcon item={item} />
     </UnstyledButton>
   );

@@ -1,4 +1,4 @@
-import { safeLink, type LearnerBlock, type LearnerModule, type ModuleItem } from '@lms/contract';
+import { SCORM_FRAME_MESSAGE, safeLink, type LearnerBlock, type LearnerModule, type ModuleItem } from '@lms/contract';
 import { formatDateTime } from '../../lib/lessonTime';
 import { LEARNING_TEXTS as T } from './texts';
 
@@ -117,3 +117,19 @@ export function linkButtons(block: LearnerBlock): LinkButton[] {
 
 /** The link of a neighbour item (docs/product.md §Course page). */
 export const itemLink = (courseId: number, item: ItemKey): string => `/courses/${courseId}/${item.type}/${item.id}`;
+
+/**
+ * A message from the SCORM frame that says the package committed (docs/decisions.md §SCORM content):
+ * only from that frame's window, from the origin its launch named ('null' for a sandboxed frame of
+ * the default mode), and of the runtime's one type. Anything else on the page's message channel —
+ * another frame, an extension, a package posting as someone else — is ignored.
+ */
+export function isScormCommit(
+  event: Pick<MessageEvent, 'source' | 'origin' | 'data'>,
+  frame: Window | null | undefined,
+  origin: string,
+): boolean {
+  if (!frame || event.source !== frame || event.origin !== origin) return false;
+  const data: unknown = event.data;
+  return typeof data === 'object' && data !== null && 'type' in data && data.type === SCORM_FRAME_MESSAGE;
+}

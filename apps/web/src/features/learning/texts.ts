@@ -1,4 +1,4 @@
-import { OF_LECTURES, OF_TESTS, formatOutOf } from '@lms/contract';
+import { LEARNING_MESSAGES, OF_LECTURES, OF_TESTS, formatOutOf, type ScormScoState } from '@lms/contract';
 
 /** The learner's course and lesson texts (docs/product.md §Course page). */
 export const LEARNING_TEXTS = {
@@ -52,6 +52,27 @@ export const LEARNING_TEXTS = {
   completedToast: 'Урок успешно завершен',
   startError: 'Ошибка при начале урока',
   completeError: 'Ошибка при завершении урока',
+
+  // SCORM lessons (docs/rules.md §SCORM packages)
+  scorm: 'SCORM-пакет',
+  scormStatus: {
+    not_started: 'Не начат',
+    in_progress: 'В процессе',
+    completed: 'Пройден',
+    failed: 'Не пройден',
+  } satisfies Record<ScormScoState['status'], string>,
+  scormStatusLabel: 'Статус',
+  scormScore: (percent: number) => `Результат: ${percent}%`,
+  scormItemScore: (percent: number) => `${percent}%`,
+  scormCompletesItself: LEARNING_MESSAGES.scormCompletesItself,
+  scormSections: 'Разделы пакета',
+  scormOpenSection: (title: string) => `Открыть раздел «${title}»`,
+  scormFrameTitle: (name: string) => `SCORM-пакет: ${name}`,
+  scormFullscreen: 'На весь экран',
+  scormLaunching: 'Запуск пакета...',
+  scormLaunchError: 'Не удалось открыть SCORM-пакет',
+  scormStateError: 'Не удалось загрузить результаты SCORM-пакета',
+  retry: 'Повторить',
 } as const;
 
 /** Green behind white text, dark enough for 4.5:1 (Mantine's greens are too light; docs/product.md §Look and accessibility). */
