@@ -47,7 +47,7 @@ export function ScormUploadCard({ courseId, lessonId, hasPackage }: ScormUploadC
     <Paper withBorder p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby={titleId}>
       <Stack gap="sm">
         <Title order={2} fz="lg" id={titleId}>
-          {T.scormPackage}
+          {T.scormUploadTitle}
         </Title>
         {hasPackage ? null : (
           <Text size="sm" c="dimmed">

@@ -316,7 +316,7 @@ export const T = {
   defaultScormName: DEFAULT_SCORM_NAME,
   scormKind: 'SCORM-пакет',
   scormMarker: 'SCORM',
-  scormPackage: 'SCORM-пакет',
+  scormUploadTitle: 'Загрузка пакета',
   uploadScorm: 'Загрузить SCORM-пакет',
   uploadScormVersion: 'Загрузить новую версию',
   scormFileHint: 'ZIP-архив SCORM 1.2 или SCORM 2004, до 4 ГБ',

@@ -3,6 +3,7 @@ import { formatDateTime } from '../../lib/lessonTime';
 import { block, courseModules, item } from './fixtures';
 import {
   firstOpenItem,
+  isScormCommit,
   hideCompleted,
   imageView,
   itemTooltip,
@@ -79,5 +80,18 @@ describe('blocks', () => {
         }),
       ),
     ).toEqual([{ title: 'Портал', url: 'https://example.com/' }]);
+  });
+});
+
+describe('isScormCommit', () => {
+  const frame = {} as Window;
+  const commit = { type: 'lms-scorm-commit' };
+  it('accepts only the frame’s own commit message from the launch’s origin', () => {
+    expect(isScormCommit({ source: frame, origin: 'null', data: commit }, frame, 'null')).toBe(true);
+    expect(isScormCommit({ source: {} as Window, origin: 'null', data: commit }, frame, 'null')).toBe(false);
+    expect(isScormCommit({ source: frame, origin: 'https://lms.example', data: commit }, frame, 'null')).toBe(false);
+    expect(isScormCommit({ source: frame, origin: 'null', data: 'lms-scorm-commit' }, frame, 'null')).toBe(false);
+    expect(isScormCommit({ source: frame, origin: 'null', data: null }, frame, 'null')).toBe(false);
+    expect(isScormCommit({ source: null, origin: 'null', data: commit }, null, 'null')).toBe(false);
   });
 });
