@@ -31,6 +31,7 @@ describe(`SCORM packages (${dialectName})`, () => {
   let author: Client;
   let learner: Client;
   let learnerId: number;
+  let learnerLogin: { email: string; password: string };
   let admin: Client;
   let course: number;
   let moduleId: number;
@@ -42,6 +43,7 @@ describe(`SCORM packages (${dialectName})`, () => {
     const l = await clientAs(ctx, 'learner', { first_name: 'Анна', last_name: 'Смирнова' });
     learner = l.client;
     learnerId = l.user.id;
+    learnerLogin = l.user;
     course = await createCourse(ctx.db, 'Продажи', { is_published: true });
     await ctx.db.kysely.updateTable('courses').set({ accessibility: 'enrolled_only' }).where('id', '=', course).execute();
     ({ moduleId } = await createModuleWith(ctx.db, course, { lessons: 1, name: 'Модуль' }));
@@ -315,9 +317,12 @@ describe(`SCORM packages (${dialectName})`, () => {
     await commit(token, { core: { lesson_status: 'passed', lesson_location: 'end', exit: 'suspend' } });
     expect((await learner.get(`/api/admin/courses/${course}`)).json().result.course.complete).toBe(true);
     ctx.clock.advance(31 * DAY);
+    await learner.signIn(learnerLogin.email, learnerLogin.password);
     expect(await state(lessonId)).toMatchObject({ status: 'not_started', completed_at: null });
     const next = launchParts((await launch(lessonId)).url).token;
-    expect(await startingCmi(next)).toMatchObject({ core: { entry: 'ab-initio', lesson_location: undefined } });
+    const fresh = await startingCmi(next);
+    expect(fresh).toMatchObject({ core: { entry: 'ab-initio', lesson_status: 'not attempted' } });
+    expect(fresh.core).not.toHaveProperty('lesson_location');
     expect(await ctx.db.kysely.selectFrom('scorm_runs').select('id').execute()).toHaveLength(2);
   });
 });
