@@ -155,7 +155,9 @@ function entryRefusal(entry: Entry): PackageRefused | null {
 
 function refusalOfDirectoryError(error: unknown): PackageRefused {
   const message = messageOf(error);
-  if (YAUZL_NAME_ERRORS.test(message)) return new PackageRefused('unsafe-name', message);
+  // The detail is the entry's name, as for the names refused here ("absolute path: /etc/x" → "/etc/x").
+  if (YAUZL_NAME_ERRORS.test(message))
+    return new PackageRefused('unsafe-name', message.slice(message.indexOf(': ') + 2));
   if (message.startsWith('strong encryption')) return new PackageRefused('encrypted', message);
   return new PackageRefused('corrupt', message);
 }
