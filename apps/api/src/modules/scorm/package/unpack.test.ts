@@ -120,6 +120,19 @@ describe('unpacking a package', () => {
     expect(await leftovers()).toEqual([]);
   });
 
+  it('refuses a name the file system cannot hold', async () => {
+    const name = `sco/${'долгое-имя-'.repeat(30)}.html`;
+    expect(
+      await refusal(
+        makeZip([
+          { name: 'index.html', data: text('ok') },
+          { name, data: text('x') },
+        ]),
+      ),
+    ).toBe('unsafe-name');
+    expect(await leftovers()).toEqual([]);
+  });
+
   it('refuses the test builders’ zip-slip, absolute path and symbolic link', async () => {
     expect(await refusal(badPackages.zipSlip())).toBe('unsafe-name');
     expect(await refusal(badPackages.absolutePath())).toBe('unsafe-name');

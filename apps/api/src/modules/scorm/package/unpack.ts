@@ -218,13 +218,20 @@ async function writeEntries(
   };
   let files = 0;
   for (const { entry, path, isDirectory } of planned) {
-    if (isDirectory) {
-      await ensureDirectory(path);
-      continue;
+    try {
+      if (isDirectory) {
+        await ensureDirectory(path);
+        continue;
+      }
+      if (path.includes('/')) await ensureDirectory(dirname(path));
+      await writeEntry(zip, entry, join(intoDir, path), budget);
+      files++;
+    } catch (error) {
+      // A name the file system cannot hold is the package's problem, not the server's.
+      if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG')
+        throw new PackageRefused('unsafe-name', entry.fileName);
+      throw error;
     }
-    if (path.includes('/')) await ensureDirectory(dirname(path));
-    await writeEntry(zip, entry, join(intoDir, path), budget);
-    files++;
   }
   return { files, bytes: unpackedBytes - budget.left };
 }
