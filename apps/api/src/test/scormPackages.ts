@@ -186,30 +186,30 @@ export function scoPage(standard: TestScormStandard, sco: Pick<TestSco, 'title' 
   ].join('\n');
   const script = `
   var API_NAME = '${names[0]}';${FIND_API}
-  var status = document.getElementById('status');
+  var statusLine = document.getElementById('status');
   var api = findApi();
-  if (!api) { status.textContent = 'api: not found'; return; }
+  if (!api) { statusLine.textContent = 'api: not found'; return; }
   function set(name, value) { return String(api.${names[3]}(name, value)); }
-  status.textContent = String(api.${names[1]}('')) === 'true' ? 'initialized' : 'initialize failed';
-  var location = String(api.${names[2]}('${field.location}'));
+  statusLine.textContent = String(api.${names[1]}('')) === 'true' ? 'initialized' : 'initialize failed';
+  var resumedLocation = String(api.${names[2]}('${field.location}'));
   var suspendData = String(api.${names[2]}('cmi.suspend_data'));
-  document.getElementById('resume').textContent = 'location=' + location + '; suspend_data=' + suspendData;
+  document.getElementById('resume').textContent = 'location=' + resumedLocation + '; suspend_data=' + suspendData;
   var resumed = /^state-(\\d+)$/.exec(suspendData);
   var state = resumed ? Number(resumed[1]) : 0;
   document.getElementById('progress').addEventListener('click', function () {
     state += 1;
     set('${field.location}', 'page-2'); set('cmi.suspend_data', 'state-' + state); set('${field.exit}', 'suspend');
     api.${names[4]}('');
-    status.textContent = 'saved: state-' + state;
+    statusLine.textContent = 'saved: state-' + state;
   });
   document.getElementById('score').addEventListener('click', function () {
     ${scoring}
     api.${names[4]}('');
-    status.textContent = 'scored';
+    statusLine.textContent = 'scored';
   });
   document.getElementById('finish').addEventListener('click', function () {
     api.${names[5]}('');
-    status.textContent = 'finished';
+    statusLine.textContent = 'finished';
   });`;
   return page(sco.title, body, script);
 }

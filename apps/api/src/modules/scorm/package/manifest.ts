@@ -62,7 +62,11 @@ export function parseManifest(xml: string): ScormManifest {
   const organization = chooseOrganization(manifest);
   const items = organization ? flattenItems(organization) : [];
   const sequencingById = sequencingCollection(manifest);
-  const outerBases = [manifest, resourcesElement].flatMap((element) => element?.attributes.get('base') ?? []);
+  const baseOf = (element: XmlElement | undefined): string[] => {
+    const base = element?.attributes.get('base');
+    return base === undefined ? [] : [base];
+  };
+  const outerBases = [...baseOf(manifest), ...baseOf(resourcesElement)];
 
   const scos: ScormSco[] = [];
   for (const item of items) {
@@ -80,7 +84,7 @@ export function parseManifest(xml: string): ScormManifest {
     if (scos.some((sco) => sco.identifier === identifier)) {
       throw new PackageRefused('bad-manifest', `two items are identified as ${identifier}`);
     }
-    const bases = [...outerBases, ...(resource.attributes.get('base') ?? [])];
+    const bases = [...outerBases, ...baseOf(resource)];
     const { launch, path } = resolveLaunch(bases, href, item.attributes.get('parameters') ?? null);
     scos.push({
       identifier,

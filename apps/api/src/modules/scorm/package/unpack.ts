@@ -155,7 +155,9 @@ function entryRefusal(entry: Entry): PackageRefused | null {
 
 function refusalOfDirectoryError(error: unknown): PackageRefused {
   const message = messageOf(error);
-  if (YAUZL_NAME_ERRORS.test(message)) return new PackageRefused('unsafe-name', message);
+  // The detail is the entry's name, as for the names refused here ("absolute path: /etc/x" → "/etc/x").
+  if (YAUZL_NAME_ERRORS.test(message))
+    return new PackageRefused('unsafe-name', message.slice(message.indexOf(': ') + 2));
   if (message.startsWith('strong encryption')) return new PackageRefused('encrypted', message);
   return new PackageRefused('corrupt', message);
 }
@@ -216,13 +218,20 @@ async function writeEntries(
   };
   let files = 0;
   for (const { entry, path, isDirectory } of planned) {
-    if (isDirectory) {
-      await ensureDirectory(path);
-      continue;
+    try {
+      if (isDirectory) {
+        await ensureDirectory(path);
+        continue;
+      }
+      if (path.includes('/')) await ensureDirectory(dirname(path));
+      await writeEntry(zip, entry, join(intoDir, path), budget);
+      files++;
+    } catch (error) {
+      // A name the file system cannot hold is the package's problem, not the server's.
+      if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG')
+        throw new PackageRefused('unsafe-name', entry.fileName);
+      throw error;
     }
-    if (path.includes('/')) await ensureDirectory(dirname(path));
-    await writeEntry(zip, entry, join(intoDir, path), budget);
-    files++;
   }
   return { files, bytes: unpackedBytes - budget.left };
 }
