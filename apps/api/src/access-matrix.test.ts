@@ -215,6 +215,32 @@ const RULES: Record<string, Rule> = {
     ok: 404,
     path: '/api/courses/999999/lessons/1/contents',
   },
+  'GET /api/courses/:courseId/lessons/:lessonId/scorm': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/lessons/1/scorm',
+  },
+  // Not a multipart request: refused before anything is read.
+  'POST /api/courses/:courseId/lessons/:lessonId/scorm': {
+    access: 'constructor.manage',
+    ok: 422,
+    path: '/api/courses/999999/lessons/1/scorm',
+  },
+  'GET /api/courses/:courseId/lessons/:lessonId/scorm/state': {
+    access: 'authenticated',
+    ok: 404,
+    path: '/api/courses/999999/lessons/1/scorm/state',
+  },
+  'POST /api/courses/:courseId/lessons/:lessonId/scorm/launch': {
+    access: 'authenticated',
+    ok: 404,
+    path: '/api/courses/999999/lessons/1/scorm/launch',
+    body: {},
+  },
+  // A package's content and commits: authorised by the launch's signed address, never the session.
+  'GET /scorm-content/:token/lms/runtime.js': { access: 'public', ok: 404, path: '/scorm-content/1.1.1.x/lms/runtime.js' },
+  'POST /scorm-content/:token/lms/commit': { access: 'public', ok: 404, path: '/scorm-content/1.1.1.x/lms/commit' },
+  'GET /scorm-content/:token/pkg/*': { access: 'public', ok: 404, path: '/scorm-content/1.1.1.x/pkg/index.html' },
   'POST /api/lessons/:lessonId/start': { access: 'authenticated', ok: 404, path: '/api/lessons/999999/start' },
   'POST /api/lessons/:lessonId/complete': { access: 'authenticated', ok: 404, path: '/api/lessons/999999/complete' },
   'GET /api/courses/:courseId/tests/:testId': { access: 'authenticated', ok: 404, path: '/api/courses/999999/tests/1' },

@@ -119,6 +119,8 @@ export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void 
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    // A capability route never reads the session: it gets neither the checks nor the CSRF cookie.
+    if (request.routeOptions.config?.capability === true) return;
     const sessionToken = request.cookies[SESSION_COOKIE] ?? '';
     const xsrfCookie = request.cookies[XSRF_COOKIE];
     if (!xsrfValid(secret, sessionToken, xsrfCookie)) {
@@ -129,7 +131,7 @@ export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void 
       });
     }
 
-    if (!SAFE_METHODS.has(request.method) && request.routeOptions.config?.capability !== true) {
+    if (!SAFE_METHODS.has(request.method)) {
       const site = request.headers['sec-fetch-site'];
       const origin = request.headers.origin;
       if (site === 'cross-site' || site === 'same-site' || (origin && origin !== expectedOrigin(config, request))) {

@@ -143,7 +143,7 @@ export interface ResumeInput {
   standard: ScormStandard;
   sco: StoredSco;
   learner: { id: number; firstName: string; lastName: string };
-  /** The run's stored data; null on a first launch. */
+  /** The run's stored data (`launches` counts this one); null when there is none. */
   run: { cmi: unknown; exit: string | null; totalSeconds: number; launches: number } | null;
 }
 
@@ -155,7 +155,7 @@ export interface ResumeInput {
  */
 export function resumeCmi({ standard, sco, learner, run }: ResumeInput): Tree {
   const stored = run && isTree(run.cmi) ? run.cmi : {};
-  const entry = !run || run.launches === 0 ? 'ab-initio' : run.exit === 'suspend' || (standard === '2004' && run.exit === 'logout') ? 'resume' : '';
+  const entry = !run || run.launches <= 1 ? 'ab-initio' : run.exit === 'suspend' || (standard === '2004' && run.exit === 'logout') ? 'resume' : '';
   const total = formatDuration(standard, run?.totalSeconds ?? 0);
   const name = `${learner.lastName}, ${learner.firstName}`;
   if (standard === '1.2') {

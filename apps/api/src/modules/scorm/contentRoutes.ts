@@ -49,7 +49,7 @@ export const scormContentRoutes =
 
     app.get(
       `${CONTENT_PREFIX}:token/lms/runtime.js`,
-      { config: { access, name: 'scorm.runtime' }, schema: { hide: true, params: tokenParams } },
+      { config: { access, capability: true, name: 'scorm.runtime' }, schema: { hide: true, params: tokenParams } },
       async (request, reply) => {
         const script = await scorm.runtime(request.params.token);
         contentHeaders(reply, scorm.sandbox);
@@ -80,7 +80,7 @@ export const scormContentRoutes =
 
     app.get(
       `${CONTENT_PREFIX}:token/pkg/*`,
-      { config: { access, name: 'scorm.file' }, schema: { hide: true, params: tokenParams.extend({ '*': z.string() }) } },
+      { config: { access, capability: true, name: 'scorm.file' }, schema: { hide: true, params: tokenParams.extend({ '*': z.string() }) } },
       async (request, reply) => {
         const { token } = request.params;
         const encoded = packagePath(request, token);
