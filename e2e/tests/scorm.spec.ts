@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { HOSTILE_TARGETS, hostilePackage, resumeText, scormPackage } from '../../apps/api/src/test/scormPackages.js';
 import { DEMO_PASSWORD, LOGIN_DOMAIN, ROOT } from '../server.js';
-import { apiCall, signIn, toast } from './helpers.js';
+import { apiCall, seriousViolations, signIn, toast } from './helpers.js';
 
 /**
  * SCORM packages as lessons (issue 34): an author adds a SCORM item, uploads a package and
@@ -56,7 +56,7 @@ async function scormItemByApi(author: Page, courseId: number, moduleId: number, 
   const xsrf = (await author.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
   const upload = await author.request.post(`/api/courses/${courseId}/lessons/${lessonId}/scorm`, {
     headers: { 'X-Requested-With': 'XMLHttpRequest', 'X-XSRF-TOKEN': decodeURIComponent(xsrf) },
-    multipart: { file: { name: 'hostile.zip', mimeType: 'application/zip', buffer: zip } },
+    multipart: { file: { name: 'package.zip', mimeType: 'application/zip', buffer: zip } },
   });
   expect(upload.ok(), await upload.text()).toBe(true);
   await apiCall(author, 'PUT', `/api/courses/${courseId}/lessons/${lessonId}`, { name, is_published: true });
@@ -133,6 +133,7 @@ test('an author adds a SCORM package; a learner plays it, the course shows the s
   await expect(upload.getByRole('button', { name: 'Загрузить новую версию' })).toBeVisible();
   await expect(upload.getByRole('alert')).toBeHidden();
 
+  expect(await seriousViolations(author, '.mantine-Notifications-root')).toEqual([]);
   await status.click({ force: true });
   await expect(status).toBeChecked();
   await expect(toast(author, 'Урок опубликован')).toBeVisible({ timeout: TOAST_WAIT });
@@ -153,6 +154,7 @@ test('an author adds a SCORM package; a learner plays it, the course shows the s
   await expect(sco.locator('#status')).toHaveText('saved: state-1');
   await expect(learner.getByTestId('scorm-status')).toHaveText('Статус: В процессе');
   await shoot(learner, 'scorm-player-1280.png');
+  expect(await seriousViolations(learner)).toEqual([]);
   await learner.close();
 
   const again = await learner.context().newPage();
@@ -215,6 +217,50 @@ test('a hostile package finds its frame shut: no cookies, no API with the sessio
   expect(learner.url()).toBe(lessonUrl);
   expect(learner.url()).not.toContain(HOSTILE_TARGETS.top);
   await shoot(learner, 'scorm-hostile-1280.png');
+
+  await author.context().close();
+  await learner.context().close();
+});
+
+test('a package of several sections lists them in order; each opens its own, and its result shows beside it', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const author = await signedIn(browser, AUTHOR);
+  const learner = await signedIn(browser, LEARNER);
+  const { courseId, moduleId } = await courseFor(author, learner, `Переговоры ${STAMP}`);
+  const name = 'Переговоры: практикум';
+  const zip = await scormPackage({
+    standard: '2004',
+    edition: '3rd',
+    title: 'Переговоры',
+    scos: [
+      { id: 'intro', title: 'Введение' },
+      { id: 'quiz', title: 'Проверка знаний' },
+    ],
+  });
+  const lessonId = await scormItemByApi(author, courseId, moduleId, name, zip);
+  await apiCall(author, 'POST', `/api/courses/${courseId}/publish`, { is_published: true });
+
+  await learner.goto(`/courses/${courseId}/lesson/${lessonId}`);
+  const sections = learner.getByRole('navigation', { name: 'Разделы пакета' });
+  await expect(sections.getByRole('listitem')).toHaveText([/^Введение/, /^Проверка знаний/]);
+  const frame = frameOf(learner, name);
+  await expect(frame.getByRole('heading', { name: 'Введение' })).toBeVisible();
+  await expect(sections.getByRole('button', { name: /Введение/ })).toHaveAttribute('aria-current', 'step');
+
+  await sections.getByRole('button', { name: /Проверка знаний/ }).click();
+  await expect(frame.getByRole('heading', { name: 'Проверка знаний' })).toBeVisible();
+  await expect(sections.getByRole('button', { name: /Проверка знаний/ })).toHaveAttribute('aria-current', 'step');
+  await expect(frame.locator('#status')).toHaveText('initialized');
+  await frame.locator('#score').click();
+  await expect(sections.getByRole('listitem').nth(1)).toContainText('Пройден · 85%');
+  // One of two sections done: the package is under way, the lesson not yet complete.
+  await expect(learner.getByTestId('scorm-status')).toHaveText('Статус: В процессе');
+  await shoot(learner, 'scorm-sections-1280.png');
+  expect(await seriousViolations(learner)).toEqual([]);
+  await learner.setViewportSize(PHONE);
+  await shoot(learner, 'scorm-sections-390.png');
 
   await author.context().close();
   await learner.context().close();

@@ -205,7 +205,7 @@ describe('Analytics page', () => {
     const panel = await within(dialog).findByTestId('course-detail-panel');
     expect(requests.some((r) => r.url === '/api/analytics/courses/101/user/11')).toBe(true);
     expect(panel).toHaveTextContent('Начат: 10.01.2026 | Срок до: 01.03.2026');
-    expect(panel).toHaveTextContent('2/4 пройдено занятий');
+    expect(panel).toHaveTextContent('2/5 пройдено занятий');
     expect(within(panel).getByRole('img', { name: 'Модуль пройден' })).toBeInTheDocument();
 
     // several modules open at once
@@ -217,6 +217,7 @@ describe('Analytics page', () => {
       ['Тест: Проверка', 'completed'],
       ['Тест: Итоговый тест', 'failed'],
       ['Урок: Разбор', 'not_started'],
+      ['SCORM-пакет: Инструктаж · 40%', 'failed'],
     ]);
 
     await ue.click(within(dialog).getByRole('button', { name: 'Назад' }));

@@ -108,8 +108,8 @@ export const courseDetail: EmployeeCourseDetail = {
   completed_at: null,
   deadline: '2026-03-01T09:00:00.000Z',
   items_completed: 2,
-  items_total: 4,
-  progress: 50,
+  items_total: 5,
+  progress: 40,
   modules: [
     {
       id: 1,
@@ -125,10 +125,12 @@ export const courseDetail: EmployeeCourseDetail = {
       id: 2,
       name: 'Практика',
       items_completed: 0,
-      items_total: 2,
+      items_total: 3,
       items: [
         { id: 3, name: 'Итоговый тест', type: 'test', status: 'failed' },
         { id: 4, name: 'Разбор', type: 'lesson', status: 'not_started' },
+        // A SCORM package that reported failure reads as a failed test, with its score.
+        { id: 5, name: 'Инструктаж', type: 'lesson', kind: 'scorm', status: 'failed', score: 40 },
       ],
     },
   ],

@@ -5,7 +5,7 @@ import { mockHttp, type MockReply } from '../../test/http';
 import { renderAt } from '../../test/render';
 import { setupUser } from '../../test/user';
 import CoursePage from './CoursePage';
-import { courseModules, summary } from './fixtures';
+import { courseModules, item, summary } from './fixtures';
 
 let restore: () => void = () => {};
 afterEach(() => restore());
@@ -226,5 +226,35 @@ describe('course page (docs/product.md §Course page)', () => {
     ).toBeInTheDocument();
     await ue.hover(itemLink('Правила'));
     expect(await screen.findByText(`Завершен: ${formatDateTime('2026-03-02T07:30:00.000Z')}`)).toBeInTheDocument();
+  });
+
+  it('marks SCORM items and shows their score once the package reported one', async () => {
+    const modules = [
+      {
+        id: 4,
+        name: 'Инструктаж',
+        status: 'process',
+        lessonsList: [
+          item({
+            id: 41,
+            name: 'Пожарная безопасность',
+            kind: 'scorm',
+            score: 85,
+            started_at: '2026-03-05T09:00:00.000Z',
+          }),
+          item({ id: 42, name: 'Электробезопасность', kind: 'scorm', score: null }),
+          item({ id: 43, name: 'Памятка' }),
+        ],
+      },
+    ];
+    setup({ modules: { status: 200, data: { result: { success: true, modules } } } });
+    const scored = await screen.findByText('Пожарная безопасность');
+    const withScore = scored.closest('a') as HTMLElement;
+    expect(within(withScore).getByLabelText('SCORM-пакет')).toBeInTheDocument();
+    expect(withScore).toHaveTextContent('85%');
+    const withoutScore = itemLink('Электробезопасность');
+    expect(within(withoutScore).getByLabelText('SCORM-пакет')).toBeInTheDocument();
+    expect(withoutScore).not.toHaveTextContent('%');
+    expect(within(itemLink('Памятка')).getByLabelText('Лекция')).toBeInTheDocument();
   });
 });
