@@ -219,6 +219,20 @@ describe(`SCORM packages (${dialectName})`, () => {
     expect(shown).toContainEqual({ id: lessonId, name: 'Пакет', type: 'lesson', status: 'completed', kind: 'scorm', score: 85 });
   });
 
+  it('a package in a top folder with spaces in its paths launches (the address encoded once)', async () => {
+    const lessonId = await scormLesson({
+      standard: '2004',
+      topFolder: 'Курс продаж',
+      scos: [{ id: 'intro', title: 'Введение', file: 'my sco/index page.html' }],
+    });
+    await enroll();
+    const { url } = await launch(lessonId);
+    expect(url).toContain('/pkg/%D0%9A%D1%83%D1%80%D1%81%20%D0%BF%D1%80%D0%BE%D0%B4%D0%B0%D0%B6/my%20sco/index%20page.html');
+    const page = await ctx.app.inject({ method: 'GET', url: launchParts(url).path });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('/lms/runtime.js"></script>');
+  });
+
   it('with a mastery score the raw score decides; a failed package shows as failed in analytics', async () => {
     const lessonId = await scormLesson({ standard: '1.2', scos: [{ id: 'quiz', title: 'Тест', mastery: 80 }] });
     await enroll();

@@ -229,7 +229,8 @@ export class ScormService {
     });
     const expires = Math.floor(this.clock.now().getTime() / 1000) + LAUNCH_SECONDS;
     const token = signLaunch(this.settings.secret, { runId: run.id, userId: user.id, expires });
-    const path = `/scorm-content/${token}/pkg/${encodeLaunch(sco.launch)}`;
+    // The manifest reader wrote the launch address encoded (package/launch.ts).
+    const path = `/scorm-content/${token}/pkg/${sco.launch}`;
     return {
       url: `${this.settings.contentOrigin ?? ''}${path}`,
       origin: this.settings.contentOrigin ?? 'null',
@@ -346,11 +347,3 @@ const masteryPercent = (sco: StoredSco | undefined): number | null => {
   if (sco.masteryScore !== null) return sco.masteryScore;
   return sco.scaledPassingScore === null ? null : Math.round(sco.scaledPassingScore * 100);
 };
-
-/** The launch path with each segment encoded; its query and fragment as the manifest wrote them. */
-function encodeLaunch(launch: string): string {
-  const cut = launch.search(/[?#]/);
-  const path = cut < 0 ? launch : launch.slice(0, cut);
-  const rest = cut < 0 ? '' : launch.slice(cut);
-  return path.split('/').map(encodeURIComponent).join('/') + rest;
-}
