@@ -238,7 +238,11 @@ const RULES: Record<string, Rule> = {
     body: {},
   },
   // A package's content and commits: authorised by the launch's signed address, never the session.
-  'GET /scorm-content/:token/lms/runtime.js': { access: 'public', ok: 404, path: '/scorm-content/1.1.1.x/lms/runtime.js' },
+  'GET /scorm-content/:token/lms/runtime.js': {
+    access: 'public',
+    ok: 404,
+    path: '/scorm-content/1.1.1.x/lms/runtime.js',
+  },
   'POST /scorm-content/:token/lms/commit': { access: 'public', ok: 404, path: '/scorm-content/1.1.1.x/lms/commit' },
   'GET /scorm-content/:token/pkg/*': { access: 'public', ok: 404, path: '/scorm-content/1.1.1.x/pkg/index.html' },
   'POST /api/lessons/:lessonId/start': { access: 'authenticated', ok: 404, path: '/api/lessons/999999/start' },

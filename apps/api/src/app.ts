@@ -358,7 +358,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const structure = new CourseStructureRepository(uow);
   const learning = new LearningService(uow, courses, structure, progress, engine, clock, scormResults);
   await app.register(learningRoutes(learning));
-  await registerScorm(app, { config, secret, uow, clock, repo: scormRepo, results: scormResults, structure, learning, users });
+  await registerScorm(app, {
+    config,
+    secret,
+    uow,
+    clock,
+    repo: scormRepo,
+    results: scormResults,
+    structure,
+    learning,
+    users,
+  });
   const attempts = new AttemptsService(uow, new AttemptsRepository(uow), testsRepo, learning, clock);
   await app.register(attemptRoutes({ attempts, authoring }));
   await app.register(profileRoutes(new ProfileService(users, credentials, limiter, clock)));

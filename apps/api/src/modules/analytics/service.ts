@@ -370,7 +370,14 @@ export class AnalyticsService {
           // A package that reported failure shows as a failed test does, until it is done.
           const result = results.get(i.id);
           const shown = recorded !== 'completed' && result?.status === 'failed' ? 'failed' : recorded;
-          return { id: i.id, name: i.name, type: i.type, status: shown, kind: 'scorm' as const, score: result?.score ?? null };
+          return {
+            id: i.id,
+            name: i.name,
+            type: i.type,
+            status: shown,
+            kind: 'scorm' as const,
+            score: result?.score ?? null,
+          };
         });
         return {
           id: m.id,

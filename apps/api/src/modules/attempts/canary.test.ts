@@ -111,9 +111,9 @@ describe(`no correct answer reaches a learner during an attempt (${dialectName})
       answers.push({ label: `GET ${path} (${res.statusCode})`, json: res.json() as unknown });
     }
     // Only wildcard routes (stored files, API documentation) and SCORM content may be left out.
-    expect(skipped.every((url) => url.includes('*') || url.startsWith('/docs') || url.startsWith('/scorm-content/'))).toBe(
-      true,
-    );
+    expect(
+      skipped.every((url) => url.includes('*') || url.startsWith('/docs') || url.startsWith('/scorm-content/')),
+    ).toBe(true);
     // The scenario really reached the learner's screens: the test with its open attempt's questions.
     expect(answers.some((a) => JSON.stringify(a).includes(`"id":${questionIds[1]}`))).toBe(true);
 

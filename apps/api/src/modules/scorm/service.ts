@@ -177,7 +177,12 @@ export class ScormService {
       standard: pack?.standard ?? null,
       scos: (pack?.scos ?? []).map((s) => {
         const run = runs.get(s.identifier);
-        return { identifier: s.identifier, title: s.title, status: run?.status ?? 'not_started', score: run?.score ?? null };
+        return {
+          identifier: s.identifier,
+          title: s.title,
+          status: run?.status ?? 'not_started',
+          score: run?.score ?? null,
+        };
       }),
       // The lesson's record decides (a version played before a replacement still counts).
       status: completedAt !== null ? 'completed' : (result?.status ?? 'not_started'),
