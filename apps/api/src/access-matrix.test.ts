@@ -303,6 +303,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/analytics/users': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/export': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/export/courses': { access: 'analytics.view', ok: 200 },
+  'GET /api/analytics/export/scorm': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/users/:id': { access: 'analytics.view', ok: 404, path: '/api/analytics/users/999999' },
   'GET /api/analytics/courses/:courseId/user/:userId': {
     access: 'analytics.view',

@@ -18,6 +18,7 @@ import { stateKey, type LearningEngine } from '../progress/service.js';
 import type { UrgentCourse } from '../progress/urgency.js';
 import type { ListedUser, UserRecord, UsersRepository } from '../users/repository.js';
 import { employeeCourses, type EmployeeCourse } from './employeeCourses.js';
+import { packageResultRows, type PackageResultRow, type PackageResults } from './packageResults.js';
 import { inTeam, teamOf } from './team.js';
 
 const GROUPS: readonly DeadlineStatus[] = ['overdue', 'almost_overdue', 'in_order'];
@@ -108,15 +109,6 @@ export interface Placed {
   user: ListedUser;
   name: string;
   urgent: UrgentCourse | undefined;
-}
-
-/** SCORM items' results of one learner in a cycle, as modules/scorm reads them. */
-export interface PackageResults {
-  of(
-    userId: number,
-    lessonIds: readonly number[],
-    since: string | null,
-  ): Promise<Map<number, { status: 'completed' | 'failed' | 'in_progress' | 'not_started'; score: number | null }>>;
 }
 
 /**
@@ -292,6 +284,11 @@ export class AnalyticsService {
    */
   enrolledCourses(userIds: readonly number[]): AsyncGenerator<EmployeeCourse[]> {
     return employeeCourses(this.engine, this.courses, userIds);
+  }
+
+  /** The SCORM items of these people's enrolled courses with each one's result (the export). */
+  packageRows(userIds: readonly number[]): AsyncGenerator<PackageResultRow[]> {
+    return packageResultRows(this.enrolledCourses(userIds), this.courses, this.packageResults);
   }
 
   async employee(viewer: SessionUser, userId: number): Promise<EmployeeDetail> {
