@@ -238,7 +238,11 @@ const RULES: Record<string, Rule> = {
     body: {},
   },
   // A package's content and commits: authorised by the launch's signed address, never the session.
-  'GET /scorm-content/:token/lms/runtime.js': { access: 'public', ok: 404, path: '/scorm-content/1.1.1.x/lms/runtime.js' },
+  'GET /scorm-content/:token/lms/runtime.js': {
+    access: 'public',
+    ok: 404,
+    path: '/scorm-content/1.1.1.x/lms/runtime.js',
+  },
   'POST /scorm-content/:token/lms/commit': { access: 'public', ok: 404, path: '/scorm-content/1.1.1.x/lms/commit' },
   'GET /scorm-content/:token/pkg/*': { access: 'public', ok: 404, path: '/scorm-content/1.1.1.x/pkg/index.html' },
   'POST /api/lessons/:lessonId/start': { access: 'authenticated', ok: 404, path: '/api/lessons/999999/start' },
@@ -299,6 +303,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/analytics/users': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/export': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/export/courses': { access: 'analytics.view', ok: 200 },
+  'GET /api/analytics/export/scorm': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/users/:id': { access: 'analytics.view', ok: 404, path: '/api/analytics/users/999999' },
   'GET /api/analytics/courses/:courseId/user/:userId': {
     access: 'analytics.view',

@@ -317,11 +317,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(homeRoutes(new HomeService(engine)));
 
   const files = new FilesRepository(uow);
+  const structure = new CourseStructureRepository(uow);
   const scormRepo = new ScormRepository(uow);
+  const scormResults = new ScormResults(scormRepo);
   const constructorService = new ConstructorService(
     uow,
     courses,
-    new CourseStructureRepository(uow),
+    structure,
     courseDeletion,
     files,
     engine,
@@ -345,20 +347,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(uploadRoutes({ uploads, targets: constructorService }));
   const testsRepo = new TestsRepository(uow);
-  const authoring = new TestAuthoring(
-    uow,
-    testsRepo,
-    new CourseStructureRepository(uow),
-    constructorService,
-    files,
-    clock,
-  );
+  const authoring = new TestAuthoring(uow, testsRepo, structure, constructorService, files, clock);
   await app.register(testRoutes({ authoring, uploads }));
-  const scormResults = new ScormResults(scormRepo);
-  const structure = new CourseStructureRepository(uow);
   const learning = new LearningService(uow, courses, structure, progress, engine, clock, scormResults);
   await app.register(learningRoutes(learning));
-  await registerScorm(app, { config, secret, uow, clock, repo: scormRepo, results: scormResults, structure, learning, users });
+  const scormParts = { repo: scormRepo, results: scormResults, structure, learning, users };
+  await registerScorm(app, { config, secret, uow, clock, ...scormParts });
   const attempts = new AttemptsService(uow, new AttemptsRepository(uow), testsRepo, learning, clock);
   await app.register(attemptRoutes({ attempts, authoring }));
   await app.register(profileRoutes(new ProfileService(users, credentials, limiter, clock)));

@@ -30,4 +30,15 @@ describe('configuration of time and mail (issue 30)', () => {
     expect(() => loadConfig({ DIGEST_HOUR: '9.5' })).toThrow(/DIGEST_HOUR/);
     expect(() => loadConfig({ MAIL_RETRY_HOURS: '0' })).toThrow(/MAIL_RETRY_HOURS/);
   });
+
+  it('takes CONTENT_URL as an origin of another host than the platform', () => {
+    expect(loadConfig({}).contentUrl).toBeUndefined();
+    expect(loadConfig({ CONTENT_URL: 'https://content.company.ru/ignored/path' }).contentUrl).toBe(
+      'https://content.company.ru',
+    );
+    expect(() => loadConfig({ CONTENT_URL: 'ftp://content.company.ru' })).toThrow(/CONTENT_URL/);
+    expect(() =>
+      loadConfig({ CONTENT_URL: 'https://learn.company.ru/scorm', PUBLIC_URL: 'https://learn.company.ru' }),
+    ).toThrow(/CONTENT_URL must name another host than PUBLIC_URL/);
+  });
 });

@@ -180,6 +180,17 @@ export interface DirectoryConfig {
   intervalMs: number;
 }
 
+/** CONTENT_URL's origin: another host than the platform's, or its host would serve nothing else. */
+function contentOrigin(e: z.infer<typeof envSchema>): string | undefined {
+  if (!e.CONTENT_URL) return undefined;
+  const content = new URL(e.CONTENT_URL);
+  if (e.PUBLIC_URL && new URL(e.PUBLIC_URL).host.toLowerCase() === content.host.toLowerCase())
+    throw new Error(
+      'Invalid configuration:\nCONTENT_URL must name another host than PUBLIC_URL (a second name of this server)',
+    );
+  return content.origin;
+}
+
 function ldapAuth(e: z.infer<typeof envSchema>): boolean {
   if (e.LDAP_AUTH === 'on' && !e.LDAP_URL)
     throw new Error('Invalid configuration:\nLDAP_AUTH=on checks passwords against the directory: set LDAP_URL too');
@@ -287,7 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     companyName: e.COMPANY_NAME,
     loginDomain,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
-    contentUrl: e.CONTENT_URL ? new URL(e.CONTENT_URL).origin : undefined,
+    contentUrl: contentOrigin(e),
     adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     appSecret: e.APP_SECRET,

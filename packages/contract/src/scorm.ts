@@ -128,6 +128,14 @@ export const scormLaunchResponse = z.object({
 });
 export type ScormLaunch = Omit<z.infer<typeof scormLaunchResponse>['result'], 'success'>;
 
+/** A learner's state of a SCORM item or one of its SCOs, as every screen and export writes it. */
+export const SCORM_STATUS_TEXT = {
+  completed: 'Пройден',
+  failed: 'Не пройден',
+  in_progress: 'В процессе',
+  not_started: 'Не начат',
+} as const;
+
 /** What the runtime in the frame posts to the lesson page after each commit. */
 export const SCORM_FRAME_MESSAGE = 'lms-scorm-commit';
 

@@ -70,6 +70,7 @@ describe(`migrations (${dialectName})`, () => {
         '0024_people_changes',
         '0025_line_manager',
         '0026_sign_ins',
+        '0027_scorm',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -261,6 +262,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0024_people_changes',
         '0025_line_manager',
         '0026_sign_ins',
+        '0027_scorm',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -345,6 +347,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0024_people_changes',
         '0025_line_manager',
         '0026_sign_ins',
+        '0027_scorm',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
@@ -385,6 +388,7 @@ describe(`migration 0018 (${dialectName})`, () => {
         '0024_people_changes',
         '0025_line_manager',
         '0026_sign_ins',
+        '0027_scorm',
       ]);
       const kept = await k.selectFrom('mail_log').selectAll().executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ id: 2, subject: 'Сводка', status: 'sent', queued_at: sentAt, sent_at: sentAt });

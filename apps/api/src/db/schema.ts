@@ -466,15 +466,24 @@ export interface ScormPackagesTable {
   created_at: Stamp;
   updated_at: Stamp;
 }
+/** A launchable item of a package, as its manifest gives it (modules/scorm/package/manifest.ts). */
 export interface StoredSco {
+  /** The <item>'s identifier: the key of the learner's runtime data. */
   identifier: string;
   title: string;
+  /** Address relative to the package's folder: URL-encoded path, query (with the item's parameters), fragment. */
   launch: string;
+  /** The file the launch address names, decoded, relative to the package's folder. */
   path: string;
+  /** scormType 'sco': it talks to the runtime API; otherwise an asset, launched without one. */
   isSco: boolean;
+  /** SCORM 1.2 adlcp:masteryscore, 0..100. */
   masteryScore: number | null;
+  /** SCORM 2004: the primary objective's minNormalizedMeasure when it is satisfied by measure, -1..1. */
   scaledPassingScore: number | null;
+  /** SCORM 2004 adlcp:completionThreshold, 0..1. */
   completionThreshold: number | null;
+  /** adlcp:dataFromLMS (2004) / adlcp:datafromlms (1.2): cmi.launch_data. */
   dataFromLms: string | null;
 }
 /** A learner's runtime data of one SCO of one package version in one cycle, owned by modules/scorm. */

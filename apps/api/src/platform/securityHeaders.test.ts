@@ -13,7 +13,7 @@ describe('security headers', () => {
 
   it('are helmet’s, computed once, on answers and errors alike', async () => {
     const expected = securityHeaders();
-    expect(expected['content-security-policy']).toContain('frame-src https://www.youtube.com');
+    expect(expected['content-security-policy']).toContain("frame-src 'self' https://www.youtube.com");
     expect(expected['content-security-policy']).toContain("object-src 'none'");
     expect(expected).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'SAMEORIGIN' });
     expect(expected['cross-origin-embedder-policy']).toBeUndefined();

@@ -69,7 +69,11 @@ export function scormMigration(kind: DialectKind) {
         .columns(['user_id', 'lesson_id', 'started_at'])
         .execute();
       // Learners of a version (the constructor's versions list).
-      await db.schema.createIndex('scorm_runs_package_idx').on('scorm_runs').columns(['package_id', 'user_id']).execute();
+      await db.schema
+        .createIndex('scorm_runs_package_idx')
+        .on('scorm_runs')
+        .columns(['package_id', 'user_id'])
+        .execute();
     },
   };
 }

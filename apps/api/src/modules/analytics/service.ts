@@ -18,6 +18,7 @@ import { stateKey, type LearningEngine } from '../progress/service.js';
 import type { UrgentCourse } from '../progress/urgency.js';
 import type { ListedUser, UserRecord, UsersRepository } from '../users/repository.js';
 import { employeeCourses, type EmployeeCourse } from './employeeCourses.js';
+import { packageResultRows, type PackageResultRow, type PackageResults } from './packageResults.js';
 import { inTeam, teamOf } from './team.js';
 
 const GROUPS: readonly DeadlineStatus[] = ['overdue', 'almost_overdue', 'in_order'];
@@ -108,15 +109,6 @@ export interface Placed {
   user: ListedUser;
   name: string;
   urgent: UrgentCourse | undefined;
-}
-
-/** SCORM items' results of one learner in a cycle, as modules/scorm reads them. */
-export interface PackageResults {
-  of(
-    userId: number,
-    lessonIds: readonly number[],
-    since: string | null,
-  ): Promise<Map<number, { status: 'completed' | 'failed' | 'in_progress' | 'not_started'; score: number | null }>>;
 }
 
 /**
@@ -294,6 +286,11 @@ export class AnalyticsService {
     return employeeCourses(this.engine, this.courses, userIds);
   }
 
+  /** The SCORM items of these people's enrolled courses with each one's result (the export). */
+  packageRows(userIds: readonly number[]): AsyncGenerator<PackageResultRow[]> {
+    return packageResultRows(this.enrolledCourses(userIds), this.courses, this.packageResults);
+  }
+
   async employee(viewer: SessionUser, userId: number): Promise<EmployeeDetail> {
     const user = await this.member(viewer, userId);
     const states = [...(await this.engine.summaries([user.id], undefined, { enrolledOnly: true })).values()];
@@ -370,7 +367,14 @@ export class AnalyticsService {
           // A package that reported failure shows as a failed test does, until it is done.
           const result = results.get(i.id);
           const shown = recorded !== 'completed' && result?.status === 'failed' ? 'failed' : recorded;
-          return { id: i.id, name: i.name, type: i.type, status: shown, kind: 'scorm' as const, score: result?.score ?? null };
+          return {
+            id: i.id,
+            name: i.name,
+            type: i.type,
+            status: shown,
+            kind: 'scorm' as const,
+            score: result?.score ?? null,
+          };
         });
         return {
           id: m.id,

@@ -69,6 +69,24 @@ export const exportsRoutes =
     );
 
     app.get(
+      '/api/analytics/export/scorm',
+      {
+        config: { access: 'analytics.view', name: 'api.analytics.export.scorm' },
+        schema: {
+          tags: ['analytics'],
+          summary:
+            'For the employees the analytics screen shows with its filters, one row per SCORM package of each enrolled course (status, score, version, time, last activity), as .csv or .xlsx',
+          querystring: analyticsExportQuery,
+          response: errors,
+        },
+      },
+      async (request, reply) => {
+        const file = await exportsService.analyticsPackages(await request.requireUser(), request.query);
+        return download(reply, request.log, file);
+      },
+    );
+
+    app.get(
       '/api/admin/users/export',
       {
         config: { access: 'settings.manage', name: 'admin.users.export' },

@@ -4,6 +4,7 @@ import {
   auditActorText,
   auditChangeText,
   auditSubjectText,
+  SCORM_STATUS_TEXT,
   type AdminUserListItem,
   type AdminUsersExportQuery,
   type AnalyticsEmployee,
@@ -16,6 +17,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { PeopleTime } from '../../platform/peopleTime.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import type { EmployeeCourse } from '../analytics/employeeCourses.js';
+import type { PackageResultRow } from '../analytics/packageResults.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import type { AuditService } from '../audit/service.js';
 import type { UsersService } from '../users/service.js';
@@ -69,6 +71,12 @@ export function shownRows(
     analytic[g].filter((e) => nameMatches(search, e.name)).map((e) => ({ ...e, status: g })),
   );
 }
+
+/** Seconds as hours, minutes and seconds ('1:05:09'), as the lesson timer writes time spent. */
+const hms = (seconds: number) => {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${Math.floor(seconds / 3600)}:${two(Math.floor((seconds % 3600) / 60))}:${two(seconds % 60)}`;
+};
 
 /** A stored time as the viewer's wall clock (spreadsheet times carry no zone); null stays empty. */
 const viewerTime = (value: string | null, tz: string) => (value ? wallClock(new Date(value), tz) : null);
@@ -125,6 +133,55 @@ export class ExportsService {
       format: query.format,
       ...this.names(query.format, 'analytics-courses', 'Аналитика-по-курсам', tz),
       sheets: [cellSheet(this.coursesSheet(rows, tz))],
+    };
+  }
+
+  /**
+   * SCORM results: for the employees the screen shows with its filters, one row per SCORM package of
+   * each enrolled course, with their result in the current cycle (docs/rules.md §SCORM packages).
+   */
+  async analyticsPackages(viewer: SessionUser, query: AnalyticsExportQuery): Promise<ExportFile> {
+    const tz = query.tz ?? this.people.timeZone;
+    const employees = shownRows(await this.analyticsService.overview(viewer), query.status, query.search);
+    const byId = new Map(employees.map((e) => [e.id, e]));
+    const found = this.analyticsService.packageRows(employees.map((e) => e.id));
+    async function* rows(): AsyncGenerator<(PackageResultRow & { employee: AnalyticsRow })[]> {
+      for await (const batch of found)
+        yield batch.flatMap((row) => {
+          const employee = byId.get(row.course.user_id);
+          return employee ? [{ ...row, employee }] : [];
+        });
+    }
+    const sheet: Sheet<PackageResultRow & { employee: AnalyticsRow }> = {
+      name: 'SCORM',
+      columns: [
+        { header: 'Сотрудник', kind: 'text', width: 32, value: (r) => r.employee.name },
+        { header: 'Email', kind: 'text', width: 32, value: (r) => r.employee.email },
+        { header: 'Отдел', kind: 'text', width: 24, value: (r) => r.employee.department ?? null },
+        { header: 'Курс', kind: 'text', width: 36, value: (r) => r.course.title },
+        { header: 'SCORM-пакет', kind: 'text', width: 36, value: (r) => r.item.name },
+        { header: 'Статус', kind: 'text', width: 14, value: (r) => SCORM_STATUS_TEXT[r.status] },
+        { header: 'Результат', kind: 'percent', width: 11, value: (r) => (r.score === null ? null : r.score / 100) },
+        { header: 'Версия', kind: 'text', width: 8, value: (r) => (r.version === null ? null : String(r.version)) },
+        {
+          header: 'Время в пакете',
+          kind: 'text',
+          width: 14,
+          value: (r) => (r.version === null ? null : hms(r.seconds)),
+        },
+        {
+          header: 'Последнее действие',
+          kind: 'datetime',
+          width: 22,
+          value: (r) => viewerTime(r.lastActivity, tz),
+        },
+      ],
+      rows: rows(),
+    };
+    return {
+      format: query.format,
+      ...this.names(query.format, 'analytics-scorm', 'Аналитика-SCORM', tz),
+      sheets: [cellSheet(sheet)],
     };
   }
 

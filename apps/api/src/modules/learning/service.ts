@@ -20,7 +20,11 @@ import { stateKey, type LearningEngine } from '../progress/service.js';
 
 /** SCORM items' results, read from the module that owns them (app.ts hands modules/scorm's in). */
 export interface PackageResults {
-  of(userId: number, lessonIds: readonly number[], since: string | null): Promise<Map<number, { score: number | null }>>;
+  of(
+    userId: number,
+    lessonIds: readonly number[],
+    since: string | null,
+  ): Promise<Map<number, { score: number | null }>>;
 }
 
 export interface SeenCourse {

@@ -94,7 +94,12 @@ export function outcome(
     const status = facts.completion;
     if (sco.masteryScore !== null && facts.score.raw !== null) {
       const passed = facts.score.raw >= sco.masteryScore;
-      return { status: passed ? 'completed' : 'failed', score, completion: status, success: passed ? 'passed' : 'failed' };
+      return {
+        status: passed ? 'completed' : 'failed',
+        score,
+        completion: status,
+        success: passed ? 'passed' : 'failed',
+      };
     }
     const mapped: RunStatus =
       status === 'passed' || status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'in_progress';
@@ -109,7 +114,13 @@ export function outcome(
     completion = facts.progressMeasure >= sco.completionThreshold ? 'completed' : 'incomplete';
   }
   const status: RunStatus =
-    success === 'passed' ? 'completed' : success === 'failed' ? 'failed' : completion === 'completed' ? 'completed' : 'in_progress';
+    success === 'passed'
+      ? 'completed'
+      : success === 'failed'
+        ? 'failed'
+        : completion === 'completed'
+          ? 'completed'
+          : 'in_progress';
   return { status, score, completion, success };
 }
 
@@ -155,7 +166,12 @@ export interface ResumeInput {
  */
 export function resumeCmi({ standard, sco, learner, run }: ResumeInput): Tree {
   const stored = run && isTree(run.cmi) ? run.cmi : {};
-  const entry = !run || run.launches <= 1 ? 'ab-initio' : run.exit === 'suspend' || (standard === '2004' && run.exit === 'logout') ? 'resume' : '';
+  const entry =
+    !run || run.launches <= 1
+      ? 'ab-initio'
+      : run.exit === 'suspend' || (standard === '2004' && run.exit === 'logout')
+        ? 'resume'
+        : '';
   const total = formatDuration(standard, run?.totalSeconds ?? 0);
   const name = `${learner.lastName}, ${learner.firstName}`;
   if (standard === '1.2') {

@@ -80,7 +80,10 @@ export const scormContentRoutes =
 
     app.get(
       `${CONTENT_PREFIX}:token/pkg/*`,
-      { config: { access, capability: true, name: 'scorm.file' }, schema: { hide: true, params: tokenParams.extend({ '*': z.string() }) } },
+      {
+        config: { access, capability: true, name: 'scorm.file' },
+        schema: { hide: true, params: tokenParams.extend({ '*': z.string() }) },
+      },
       async (request, reply) => {
         const { token } = request.params;
         const encoded = packagePath(request, token);

@@ -5,6 +5,22 @@ import type { UnitOfWork } from '../../db/unitOfWork.js';
 export type PackageRow = Selectable<ScormPackagesTable>;
 export type RunRow = Selectable<ScormRunsTable>;
 
+/** What a result needs of a run: not the CMI a session resumes from. */
+const SUMMARY_COLUMNS = [
+  'id',
+  'user_id',
+  'lesson_id',
+  'package_id',
+  'sco',
+  'started_at',
+  'status',
+  'score',
+  'total_seconds',
+  'session_seconds',
+  'updated_at',
+] as const;
+export type RunSummary = Pick<RunRow, (typeof SUMMARY_COLUMNS)[number]>;
+
 /** The owner of `scorm_packages` and `scorm_runs` (docs/rules.md §SCORM packages). */
 export class ScormRepository {
   constructor(private readonly uow: UnitOfWork) {}
@@ -80,11 +96,11 @@ export class ScormRepository {
   }
 
   /** The runs of these learners and lessons (the newest first), for pages listing many items. */
-  async runsOf(userIds: readonly number[], lessonIds: readonly number[]): Promise<RunRow[]> {
+  async runsOf(userIds: readonly number[], lessonIds: readonly number[]): Promise<RunSummary[]> {
     if (userIds.length === 0 || lessonIds.length === 0) return [];
     return this.db
       .selectFrom('scorm_runs')
-      .selectAll()
+      .select(SUMMARY_COLUMNS)
       .where('user_id', 'in', userIds)
       .where('lesson_id', 'in', lessonIds)
       .orderBy('started_at', 'desc')

@@ -1,5 +1,5 @@
 import type { StoredSco } from '../../db/schema.js';
-import type { PackageRow, RunRow, ScormRepository } from './repository.js';
+import type { PackageRow, RunSummary, ScormRepository } from './repository.js';
 
 export type ItemStatus = 'completed' | 'failed' | 'in_progress' | 'not_started';
 
@@ -11,8 +11,10 @@ export interface ItemResult {
   /** The package version the result comes from (null: not started). */
   version: number | null;
   /** The newest run of each SCO of that version. */
-  runs: Map<string, RunRow>;
+  runs: Map<string, RunSummary>;
 }
+
+export const resultKey = (userId: number, lessonId: number) => `${userId}:${lessonId}`;
 
 export const NOT_STARTED: ItemResult = { status: 'not_started', score: null, version: null, runs: new Map() };
 
@@ -21,10 +23,13 @@ export const NOT_STARTED: ItemResult = { status: 'not_started', score: null, ver
  * run counts, each of its SCOs by its newest run. Done when every launchable item of that version is
  * done; failed when one reported failure; else in progress (docs/rules.md §SCORM packages).
  */
-export function summarize(runs: readonly RunRow[], pack: Pick<PackageRow, 'version' | 'scos'> | undefined): ItemResult {
+export function summarize(
+  runs: readonly RunSummary[],
+  pack: Pick<PackageRow, 'version' | 'scos'> | undefined,
+): ItemResult {
   const newest = runs[0];
   if (!newest || !pack) return NOT_STARTED;
-  const bySco = new Map<string, RunRow>();
+  const bySco = new Map<string, RunSummary>();
   for (const run of runs) {
     if (run.package_id === newest.package_id && !bySco.has(run.sco)) bySco.set(run.sco, run);
   }
@@ -46,18 +51,35 @@ export class ScormResults {
 
   /** One learner's results of these lessons, counting runs started since `since` (null: all). */
   async of(userId: number, lessonIds: readonly number[], since: string | null): Promise<Map<number, ItemResult>> {
-    const out = new Map<number, ItemResult>();
-    if (lessonIds.length === 0) return out;
-    const runs = (await this.repo.runsOf([userId], lessonIds)).filter((r) => since === null || r.started_at >= since);
+    const results = await this.many([userId], lessonIds, () => since);
+    return new Map(lessonIds.map((id) => [id, results.get(resultKey(userId, id)) ?? NOT_STARTED]));
+  }
+
+  /**
+   * Results of these learners and lessons (keyed by `resultKey`), each counting the runs started
+   * since its own cycle's start: one read of the runs, one of each version they name.
+   */
+  async many(
+    userIds: readonly number[],
+    lessonIds: readonly number[],
+    sinceOf: (userId: number, lessonId: number) => string | null,
+  ): Promise<Map<string, ItemResult>> {
+    const out = new Map<string, ItemResult>();
+    const grouped = new Map<string, RunSummary[]>();
+    for (const run of await this.repo.runsOf(userIds, lessonIds)) {
+      const since = sinceOf(run.user_id, run.lesson_id);
+      if (since !== null && run.started_at < since) continue;
+      const key = resultKey(run.user_id, run.lesson_id);
+      const list = grouped.get(key);
+      if (list) list.push(run);
+      else grouped.set(key, [run]);
+    }
     const packages = new Map<number, PackageRow>();
-    for (const id of new Set(runs.map((r) => r.package_id))) {
+    for (const id of new Set([...grouped.values()].map((runs) => runs[0]?.package_id ?? 0))) {
       const pack = await this.repo.packageById(id);
       if (pack) packages.set(id, pack);
     }
-    for (const lessonId of lessonIds) {
-      const own = runs.filter((r) => r.lesson_id === lessonId);
-      out.set(lessonId, summarize(own, own[0] && packages.get(own[0].package_id)));
-    }
+    for (const [key, runs] of grouped) out.set(key, summarize(runs, runs[0] && packages.get(runs[0].package_id)));
     return out;
   }
 }

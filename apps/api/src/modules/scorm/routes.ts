@@ -25,7 +25,11 @@ export const scormRoutes =
       path,
       {
         config: { access: 'constructor.manage', name: 'api.courses.lessons.scorm.index' },
-        schema: { tags: ['constructor'], params: scormLessonParams, response: { 200: scormPackagesResponse, ...errors } },
+        schema: {
+          tags: ['constructor'],
+          params: scormLessonParams,
+          response: { 200: scormPackagesResponse, ...errors },
+        },
       },
       async (request) => ({
         result: {

@@ -29,7 +29,10 @@ export interface RuntimeConfig {
 
 /** JSON safe inside a script element (no `</script>`, no line separators). */
 const scriptJson = (value: unknown) =>
-  JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 /** The script of one launch: the library, then the API made, loaded and exposed under the standard's name. */
 export function runtimeScript(config: RuntimeConfig): string {
@@ -78,7 +81,8 @@ export function injectRuntime(html: string, scriptUrl: string): string {
   const head = /<head(\s[^>]*)?>/i.exec(html);
   if (head) return html.slice(0, head.index + head[0].length) + tag + html.slice(head.index + head[0].length);
   const htmlTag = /<html(\s[^>]*)?>/i.exec(html);
-  if (htmlTag) return html.slice(0, htmlTag.index + htmlTag[0].length) + tag + html.slice(htmlTag.index + htmlTag[0].length);
+  if (htmlTag)
+    return html.slice(0, htmlTag.index + htmlTag[0].length) + tag + html.slice(htmlTag.index + htmlTag[0].length);
   const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
   if (doctype) return doctype[0] + tag + html.slice(doctype[0].length);
   return tag + html;

@@ -45,7 +45,11 @@ describe(`SCORM packages (${dialectName})`, () => {
     learnerId = l.user.id;
     learnerLogin = l.user;
     course = await createCourse(ctx.db, 'Продажи', { is_published: true });
-    await ctx.db.kysely.updateTable('courses').set({ accessibility: 'enrolled_only' }).where('id', '=', course).execute();
+    await ctx.db.kysely
+      .updateTable('courses')
+      .set({ accessibility: 'enrolled_only' })
+      .where('id', '=', course)
+      .execute();
     ({ moduleId } = await createModuleWith(ctx.db, course, { lessons: 1, name: 'Модуль' }));
   });
   afterEach(async () => {
@@ -59,7 +63,12 @@ describe(`SCORM packages (${dialectName})`, () => {
     expect(created.statusCode).toBe(201);
     const lessonId = created.json().result.item.id as number;
     const upload = zipUpload(await scormPackage(options));
-    const res = await author.request('POST', `/api/courses/${course}/lessons/${lessonId}/scorm`, upload.payload, upload.headers);
+    const res = await author.request(
+      'POST',
+      `/api/courses/${course}/lessons/${lessonId}/scorm`,
+      upload.payload,
+      upload.headers,
+    );
     expect(res.statusCode, res.body).toBe(200);
     if (publish) {
       const put = await author.put(`/api/courses/${course}/lessons/${lessonId}`, { name: 'Пакет', is_published: true });
@@ -104,10 +113,19 @@ describe(`SCORM packages (${dialectName})`, () => {
     expect(early.json().result.message).toBe('Сначала загрузите SCORM-пакет, затем опубликуйте его');
 
     const upload = zipUpload(
-      await scormPackage({ standard: '1.2', title: 'Техника продаж', scos: [{ id: 'intro', title: 'Введение', mastery: 80 }] }),
+      await scormPackage({
+        standard: '1.2',
+        title: 'Техника продаж',
+        scos: [{ id: 'intro', title: 'Введение', mastery: 80 }],
+      }),
       'sales.zip',
     );
-    const res = await author.request('POST', `/api/courses/${course}/lessons/${lessonId}/scorm`, upload.payload, upload.headers);
+    const res = await author.request(
+      'POST',
+      `/api/courses/${course}/lessons/${lessonId}/scorm`,
+      upload.payload,
+      upload.headers,
+    );
     expect(res.json().result).toMatchObject({
       message: 'SCORM-пакет загружен',
       package: {
@@ -139,7 +157,12 @@ describe(`SCORM packages (${dialectName})`, () => {
     ];
     for (const [data, text] of cases) {
       const upload = zipUpload(data);
-      const res = await author.request('POST', `/api/courses/${course}/lessons/${lessonId}/scorm`, upload.payload, upload.headers);
+      const res = await author.request(
+        'POST',
+        `/api/courses/${course}/lessons/${lessonId}/scorm`,
+        upload.payload,
+        upload.headers,
+      );
       expect(res.statusCode, text).toBe(422);
       expect(res.json().result.message).toContain(text);
     }
@@ -178,11 +201,18 @@ describe(`SCORM packages (${dialectName})`, () => {
 
     const cmi = await startingCmi(token);
     expect(cmi).toMatchObject({
-      core: { student_id: String(learnerId), student_name: 'Смирнова, Анна', entry: 'ab-initio', lesson_status: 'not attempted' },
+      core: {
+        student_id: String(learnerId),
+        student_name: 'Смирнова, Анна',
+        entry: 'ab-initio',
+        lesson_status: 'not attempted',
+      },
     });
     const modules = async () => (await learner.get(`/api/courses/${course}/modules-structured`)).json().result.modules;
     const item = async () =>
-      (await modules()).flatMap((m: { lessonsList: { id: number }[] }) => m.lessonsList).find((i: { id: number }) => i.id === lessonId);
+      (await modules())
+        .flatMap((m: { lessonsList: { id: number }[] }) => m.lessonsList)
+        .find((i: { id: number }) => i.id === lessonId);
     expect(await item()).toMatchObject({ kind: 'scorm', score: null, completed_at: null });
     expect((await item()).started_at).not.toBeNull();
 
@@ -216,7 +246,30 @@ describe(`SCORM packages (${dialectName})`, () => {
     expect(summary).toMatchObject({ progress: 50, completed_lessons_count: 1 });
     const detail = (await admin.get(`/api/analytics/courses/${course}/user/${learnerId}`)).json().result.course;
     const shown = detail.modules.flatMap((m: { items: unknown[] }) => m.items);
-    expect(shown).toContainEqual({ id: lessonId, name: 'Пакет', type: 'lesson', status: 'completed', kind: 'scorm', score: 85 });
+    expect(shown).toContainEqual({
+      id: lessonId,
+      name: 'Пакет',
+      type: 'lesson',
+      status: 'completed',
+      kind: 'scorm',
+      score: 85,
+    });
+  });
+
+  it('a package in a top folder with spaces in its paths launches (the address encoded once)', async () => {
+    const lessonId = await scormLesson({
+      standard: '2004',
+      topFolder: 'Курс продаж',
+      scos: [{ id: 'intro', title: 'Введение', file: 'my sco/index page.html' }],
+    });
+    await enroll();
+    const { url } = await launch(lessonId);
+    expect(url).toContain(
+      '/pkg/%D0%9A%D1%83%D1%80%D1%81%20%D0%BF%D1%80%D0%BE%D0%B4%D0%B0%D0%B6/my%20sco/index%20page.html',
+    );
+    const page = await ctx.app.inject({ method: 'GET', url: launchParts(url).path });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('/lms/runtime.js"></script>');
   });
 
   it('with a mastery score the raw score decides; a failed package shows as failed in analytics', async () => {
@@ -251,10 +304,15 @@ describe(`SCORM packages (${dialectName})`, () => {
     const two = launchParts((await launch(lessonId, 'two')).url).token;
     expect(await startingCmi(two)).toMatchObject({ scaled_passing_score: '0.8', entry: 'ab-initio' });
     await commit(two, { completion_status: 'completed', success_status: 'passed', score: { scaled: '0.5' } });
-    expect(await state(lessonId)).toMatchObject({ status: 'failed', scos: [{ status: 'completed' }, { status: 'failed', score: 50 }] });
+    expect(await state(lessonId)).toMatchObject({
+      status: 'failed',
+      scos: [{ status: 'completed' }, { status: 'failed', score: 50 }],
+    });
     await commit(two, { completion_status: 'completed', score: { scaled: '0.9' } });
     expect(await state(lessonId)).toMatchObject({ status: 'completed', score: 90 });
-    expect((await learner.post(`/api/courses/${course}/lessons/${lessonId}/scorm/launch`, { sco: 'three' })).statusCode).toBe(404);
+    expect(
+      (await learner.post(`/api/courses/${course}/lessons/${lessonId}/scorm/launch`, { sco: 'three' })).statusCode,
+    ).toBe(404);
   });
 
   it('a new version keeps learners results and says which version they played', async () => {
@@ -263,7 +321,12 @@ describe(`SCORM packages (${dialectName})`, () => {
     const { token } = launchParts((await launch(lessonId)).url);
     await commit(token, { core: { lesson_status: 'passed', score: { raw: '100' } } });
     const upload = zipUpload(await scormPackage({ standard: '2004', scos: [{ id: 'new', title: 'Новая версия' }] }));
-    const res = await author.request('POST', `/api/courses/${course}/lessons/${lessonId}/scorm`, upload.payload, upload.headers);
+    const res = await author.request(
+      'POST',
+      `/api/courses/${course}/lessons/${lessonId}/scorm`,
+      upload.payload,
+      upload.headers,
+    );
     expect(res.json().result.message).toBe('Загружена новая версия SCORM-пакета');
     const versions = (await author.get(`/api/courses/${course}/lessons/${lessonId}/scorm`)).json().result.versions;
     expect(versions.map((v: { version: number; learners: number }) => [v.version, v.learners])).toEqual([
@@ -311,7 +374,8 @@ describe(`SCORM packages (${dialectName})`, () => {
     const lessonId = await scormLesson({ standard: '1.2', scos: [{ id: 'intro', title: 'Введение' }] });
     await enroll();
     // The course's other lesson, so that the course completes with the package.
-    const other = (await learner.get(`/api/courses/${course}/modules-structured`)).json().result.modules[0].lessonsList[0].id;
+    const other = (await learner.get(`/api/courses/${course}/modules-structured`)).json().result.modules[0]
+      .lessonsList[0].id;
     await learner.post(`/api/lessons/${other}/complete`);
     const { token } = launchParts((await launch(lessonId)).url);
     await commit(token, { core: { lesson_status: 'passed', lesson_location: 'end', exit: 'suspend' } });
@@ -324,48 +388,5 @@ describe(`SCORM packages (${dialectName})`, () => {
     expect(fresh).toMatchObject({ core: { entry: 'ab-initio', lesson_status: 'not attempted' } });
     expect(fresh.core).not.toHaveProperty('lesson_location');
     expect(await ctx.db.kysely.selectFrom('scorm_runs').select('id').execute()).toHaveLength(2);
-  });
-});
-
-describe(`SCORM content on its own origin (CONTENT_URL, ${dialectName})`, () => {
-  let ctx: TestContext;
-  beforeEach(async () => {
-    ctx = await createTestApp({ CONTENT_URL: 'http://content.example.test', PUBLIC_URL: 'http://learn.example.test' });
-  });
-  afterEach(async () => {
-    await ctx.close();
-  });
-
-  it('launches there with same-origin frames; that host serves content only, the platform host none', async () => {
-    const author = (await clientAs(ctx, 'author')).client;
-    const course = await createCourse(ctx.db, 'Курс', { is_published: true });
-    const { moduleId } = await createModuleWith(ctx.db, course, { lessons: 0, name: 'Модуль' });
-    const created = await author.post('/api/courses/lessons', { module_id: moduleId, kind: 'scorm' }, { host: 'learn.example.test' });
-    const lessonId = created.json().result.item.id as number;
-    const upload = zipUpload(await scormPackage({ standard: '1.2', scos: [{ id: 'a', title: 'A' }] }));
-    await author.request('POST', `/api/courses/${course}/lessons/${lessonId}/scorm`, upload.payload, {
-      ...upload.headers,
-      host: 'learn.example.test',
-    });
-    await author.put(`/api/courses/${course}/lessons/${lessonId}`, { name: 'Пакет', is_published: true }, { host: 'learn.example.test' });
-    const res = await author.post(`/api/courses/${course}/lessons/${lessonId}/scorm/launch`, {}, { host: 'learn.example.test' });
-    const launched = res.json().result;
-    expect(launched.url.startsWith('http://content.example.test/scorm-content/')).toBe(true);
-    expect(launched.origin).toBe('http://content.example.test');
-    expect(launched.sandbox).toContain('allow-same-origin');
-    const path = new URL(launched.url).pathname;
-    const onContent = await ctx.app.inject({ method: 'GET', url: path, headers: { host: 'content.example.test' } });
-    expect(onContent.statusCode).toBe(200);
-    expect(onContent.headers['content-security-policy']).toBe(`sandbox ${launched.sandbox}`);
-    const onPlatform = await ctx.app.inject({ method: 'GET', url: path, headers: { host: 'learn.example.test' } });
-    expect(onPlatform.statusCode).toBe(404);
-    // The learner's cookie reaches the content host too (a port does not separate cookies): no API there.
-    const cookie = [...author.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const api = await ctx.app.inject({ method: 'GET', url: '/api/check-auth', headers: { host: 'content.example.test', cookie } });
-    expect(api.statusCode).toBe(404);
-    // The web client may frame the content origin.
-    const page = await ctx.app.inject({ method: 'GET', url: '/api/config', headers: { host: 'learn.example.test' } });
-    expect(page.headers['content-security-policy']).toContain("frame-src 'self'");
-    expect(page.headers['content-security-policy']).toContain('http://content.example.test');
   });
 });

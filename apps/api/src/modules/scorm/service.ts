@@ -177,7 +177,12 @@ export class ScormService {
       standard: pack?.standard ?? null,
       scos: (pack?.scos ?? []).map((s) => {
         const run = runs.get(s.identifier);
-        return { identifier: s.identifier, title: s.title, status: run?.status ?? 'not_started', score: run?.score ?? null };
+        return {
+          identifier: s.identifier,
+          title: s.title,
+          status: run?.status ?? 'not_started',
+          score: run?.score ?? null,
+        };
       }),
       // The lesson's record decides (a version played before a replacement still counts).
       status: completedAt !== null ? 'completed' : (result?.status ?? 'not_started'),
@@ -229,7 +234,8 @@ export class ScormService {
     });
     const expires = Math.floor(this.clock.now().getTime() / 1000) + LAUNCH_SECONDS;
     const token = signLaunch(this.settings.secret, { runId: run.id, userId: user.id, expires });
-    const path = `/scorm-content/${token}/pkg/${encodeLaunch(sco.launch)}`;
+    // The manifest reader wrote the launch address encoded (package/launch.ts).
+    const path = `/scorm-content/${token}/pkg/${sco.launch}`;
     return {
       url: `${this.settings.contentOrigin ?? ''}${path}`,
       origin: this.settings.contentOrigin ?? 'null',
@@ -346,11 +352,3 @@ const masteryPercent = (sco: StoredSco | undefined): number | null => {
   if (sco.masteryScore !== null) return sco.masteryScore;
   return sco.scaledPassingScore === null ? null : Math.round(sco.scaledPassingScore * 100);
 };
-
-/** The launch path with each segment encoded; its query and fragment as the manifest wrote them. */
-function encodeLaunch(launch: string): string {
-  const cut = launch.search(/[?#]/);
-  const path = cut < 0 ? launch : launch.slice(0, cut);
-  const rest = cut < 0 ? '' : launch.slice(cut);
-  return path.split('/').map(encodeURIComponent).join('/') + rest;
-}

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { SCORM_LIMITS, type ScormStandard } from '@lms/contract';
+import type { StoredSco } from '../../../db/schema.js';
 import { resolveLaunch } from './launch.js';
 import { PackageRefused } from './unpack.js';
 import { childNamed, childrenNamed, childText, parseXmlTree, type XmlElement } from './xmlTree.js';
@@ -21,25 +22,8 @@ export interface ScormManifest {
   scos: ScormSco[];
 }
 
-export interface ScormSco {
-  /** The <item>'s identifier: the key of the learner's runtime data. */
-  identifier: string;
-  title: string;
-  /** Address relative to the package's folder: URL-encoded path, query (with the item's parameters), fragment. */
-  launch: string;
-  /** The file the launch address names, decoded, relative to the package's folder. */
-  path: string;
-  /** scormType 'sco': it talks to the runtime API; otherwise an asset, launched without one. */
-  isSco: boolean;
-  /** SCORM 1.2 adlcp:masteryscore, 0..100. */
-  masteryScore: number | null;
-  /** SCORM 2004: the primary objective's minNormalizedMeasure when it is satisfied by measure, -1..1. */
-  scaledPassingScore: number | null;
-  /** SCORM 2004 adlcp:completionThreshold, 0..1. */
-  completionThreshold: number | null;
-  /** adlcp:dataFromLMS (2004) / adlcp:datafromlms (1.2): cmi.launch_data. */
-  dataFromLms: string | null;
-}
+/** A launchable item as stored with its package version (db/schema.ts, `scorm_packages.scos`). */
+export type ScormSco = StoredSco;
 
 const MANIFEST = 'imsmanifest.xml';
 /** What archivers on macOS add beside the package's folder. */
