@@ -1,4 +1,11 @@
-import { LEARNING_MESSAGES, OF_LECTURES, OF_TESTS, formatOutOf, type ScormScoState } from '@lms/contract';
+import {
+  LEARNING_MESSAGES,
+  OF_LECTURES,
+  OF_TESTS,
+  SCORM_STATUS_TEXT,
+  formatOutOf,
+  type ScormScoState,
+} from '@lms/contract';
 
 /** The learner's course and lesson texts (docs/product.md §Course page). */
 export const LEARNING_TEXTS = {
@@ -55,12 +62,8 @@ export const LEARNING_TEXTS = {
 
   // SCORM lessons (docs/rules.md §SCORM packages)
   scorm: 'SCORM-пакет',
-  scormStatus: {
-    not_started: 'Не начат',
-    in_progress: 'В процессе',
-    completed: 'Пройден',
-    failed: 'Не пройден',
-  } satisfies Record<ScormScoState['status'], string>,
+  /** The package's and each section's state, worded as on every screen and export. */
+  scormStatus: SCORM_STATUS_TEXT satisfies Record<ScormScoState['status'], string>,
   scormStatusLabel: 'Статус',
   scormScore: (percent: number) => `Результат: ${percent}%`,
   scormItemScore: (percent: number) => `${percent}%`,
