@@ -258,6 +258,14 @@ test('a package of several sections lists them in order; each opens its own, and
   // One of two sections done: the package is under way, the lesson not yet complete.
   await expect(learner.getByTestId('scorm-status')).toHaveText('Статус: В процессе');
   await shoot(learner, 'scorm-sections-1280.png');
+
+  // 'На весь экран' gives the screen to the frame's box (the page's own controls stay out of it).
+  await learner.getByRole('button', { name: 'На весь экран' }).click();
+  await expect
+    .poll(() => learner.evaluate(() => document.fullscreenElement?.querySelector('iframe')?.title ?? null))
+    .toBe(`SCORM-пакет: ${name}`);
+  await learner.evaluate(() => document.exitFullscreen());
+  await expect.poll(() => learner.evaluate(() => document.fullscreenElement === null)).toBe(true);
   expect(await seriousViolations(learner)).toEqual([]);
   await learner.setViewportSize(PHONE);
   await shoot(learner, 'scorm-sections-390.png');
