@@ -86,6 +86,7 @@ test('an author adds a SCORM package; a learner plays it, the course shows the s
   await panel.getByRole('button', { name: `Добавить урок в модуль «${MODULE}»` }).click();
   const type = author.getByRole('dialog', { name: 'Выберите тип урока' });
   await type.getByRole('radio', { name: /SCORM-пакет/ }).check();
+  await shoot(author, 'scorm-type-dialog-1280.png', type);
   await type.getByRole('button', { name: 'Далее' }).click();
   const naming = author.getByRole('dialog', { name: 'Создание SCORM-урока' });
   const name = naming.getByRole('textbox', { name: 'Название урока' });
@@ -112,6 +113,7 @@ test('an author adds a SCORM package; a learner plays it, the course shows the s
     buffer: Buffer.from('not a zip at all'),
   });
   await expect(upload.getByRole('alert')).toContainText('ZIP');
+  await shoot(author, 'scorm-upload-refused-1280.png', upload);
 
   const zip = await scormPackage({
     standard: '1.2',
