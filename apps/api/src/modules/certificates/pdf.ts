@@ -1,0 +1,370 @@
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, PDFString, rgb } from 'pdf-lib';
+import type { Color, PDFFont, PDFImage, PDFPage } from 'pdf-lib';
+import { certificateFontFiles } from './fonts.js';
+import { qrPath } from './qr.js';
+import { fitText, normalizeSpaces } from './text-fit.js';
+import type { FitLimits, FittedText } from './text-fit.js';
+
+export interface CertificateContent {
+  /** Unique certificate number, e.g. 'C-7K3M-9QXA-2F8D' (shown as is). */
+  number: string;
+  /** 'Иванова Мария Петровна'; a long one shrinks, then wraps to two lines. */
+  learnerName: string;
+  /** Up to 150 characters: wraps to at most three lines, shrinking if needed. */
+  courseTitle: string;
+  /** The certificate's title set by the admin, by default 'Сертификат'. */
+  title: string;
+  /** Already formatted, '28.11.2026'. */
+  completedOn: string;
+  /** Formatted date when the course recurs, else null (then the line is left out). */
+  validUntil: string | null;
+  signerName: string | null;
+  signerPosition: string | null;
+  /** 'Корпоративная академия'. */
+  companyName: string;
+  /** The company's logo; bytes that are not a valid image of the type make rendering throw. */
+  logo: { bytes: Uint8Array; type: 'png' | 'jpeg' } | null;
+  /** 'https://learn.company.ru/verify/C-7K3M-9QXA-2F8D': the QR code and the short link printed under it. */
+  verifyUrl: string;
+}
+
+/** A4 landscape in points. */
+const PAGE_WIDTH = 841.89;
+const PAGE_HEIGHT = 595.28;
+const CENTER_X = PAGE_WIDTH / 2;
+
+/** One accent colour (a deep blue that prints well in grey too) and two greys for the text. */
+const ACCENT = rgb(0.11, 0.25, 0.43);
+const INK = rgb(0.12, 0.12, 0.14);
+const MUTED = rgb(0.38, 0.38, 0.42);
+
+/** The double border: a firm outer frame and a hairline just inside it. */
+const OUTER_FRAME_INSET = 22;
+const INNER_FRAME_INSET = 28;
+
+const LOGO_BOX = { width: 150, height: 42, top: PAGE_HEIGHT - 54 };
+/** The centre column (title, name, course) and its lowest point, above the signature, dates and QR. */
+const BODY_WIDTH = 600;
+/** The title may run a little wider than the rest: it is the one line meant to be seen from afar. */
+const TITLE_WIDTH = 680;
+const BODY_BOTTOM = 182;
+
+/** The three columns at the foot of the page: signer on the left, dates in the middle, QR on the right. */
+const FOOTER_COLUMN_WIDTH = 220;
+const SIGNER_CENTER_X = 170;
+const QR_CENTER_X = PAGE_WIDTH - 170;
+const SIGNATURE_LINE_Y = 104;
+const QR_SIZE = 76;
+const QR_BOTTOM = 76;
+
+interface Fonts {
+  serifBold: PDFFont;
+  sansBold: PDFFont;
+  sans: PDFFont;
+}
+
+/** A4 landscape certificate of completion with the text in Russian; the PDF's bytes. */
+export async function renderCertificate(content: CertificateContent): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  document.registerFontkit(fontkit);
+  const files = await certificateFontFiles();
+  // Subsetting keeps only the glyphs used: the full DejaVu files would add about 2 MB to every certificate.
+  const fonts: Fonts = {
+    serifBold: await document.embedFont(files.serifBold, { subset: true }),
+    sansBold: await document.embedFont(files.sansBold, { subset: true }),
+    sans: await document.embedFont(files.sans, { subset: true }),
+  };
+  const logo = content.logo === null ? null : await embedLogo(document, content.logo);
+
+  setMetadata(document, content);
+  const page = document.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+  drawFrame(page);
+  const headerBottom = drawHeader(page, fonts, content.companyName, logo);
+  drawBody(page, fonts, content, headerBottom);
+  drawSigner(page, fonts, content.signerName, content.signerPosition);
+  drawDates(page, fonts, content);
+  drawVerification(page, fonts, content.verifyUrl);
+  return document.save();
+}
+
+function embedLogo(document: PDFDocument, logo: NonNullable<CertificateContent['logo']>): Promise<PDFImage> {
+  return logo.type === 'png' ? document.embedPng(logo.bytes) : document.embedJpg(logo.bytes);
+}
+
+function setMetadata(document: PDFDocument, content: CertificateContent): void {
+  document.setTitle(`${normalizeSpaces(content.title)} № ${content.number}`);
+  document.setAuthor(content.companyName);
+  document.setSubject(`${normalizeSpaces(content.learnerName)}: ${normalizeSpaces(content.courseTitle)}`);
+  document.setCreator(content.companyName);
+  document.setLanguage('ru-RU');
+}
+
+function drawFrame(page: PDFPage): void {
+  const frame = (inset: number, borderWidth: number) =>
+    page.drawRectangle({
+      x: inset,
+      y: inset,
+      width: PAGE_WIDTH - 2 * inset,
+      height: PAGE_HEIGHT - 2 * inset,
+      borderColor: ACCENT,
+      borderWidth,
+    });
+  frame(OUTER_FRAME_INSET, 1.6);
+  frame(INNER_FRAME_INSET, 0.6);
+}
+
+/** The logo (if any) and the company's name above the title; returns the lowest point they reach. */
+function drawHeader(page: PDFPage, fonts: Fonts, companyName: string, logo: PDFImage | null): number {
+  let top = LOGO_BOX.top;
+  if (logo !== null) {
+    // Logos come in any pixel size: fit the box whichever side is the limit, keeping the proportions.
+    const scale = Math.min(LOGO_BOX.width / logo.width, LOGO_BOX.height / logo.height);
+    const width = logo.width * scale;
+    const height = logo.height * scale;
+    page.drawImage(logo, { x: CENTER_X - width / 2, y: top - height, width, height });
+    top -= height + 12;
+  } else {
+    top -= 12;
+  }
+  const company = fitText(companyName, fonts.sans, {
+    maxWidth: BODY_WIDTH,
+    largestSize: 12,
+    smallestSize: 9,
+    maxLines: 1,
+  });
+  const baseline = top - company.size;
+  drawCentered(page, company, { font: fonts.sans, color: ACCENT, x: CENTER_X, baseline });
+  // The space under the company's name keeps it apart from a title that fills its room.
+  return baseline - 28;
+}
+
+interface BodyBlock {
+  fitted: FittedText;
+  font: PDFFont;
+  color: Color;
+  /** Space above the block. */
+  gapBefore: number;
+}
+
+/**
+ * Title, the learner and the course, centred in the space between the header and the footer. When
+ * a long name and a long course title together do not fit there, everything shrinks a step and is
+ * fitted again, so that nothing ever runs into the footer.
+ */
+function drawBody(page: PDFPage, fonts: Fonts, content: CertificateContent, headerBottom: number): void {
+  const available = headerBottom - BODY_BOTTOM;
+  let scale = 1;
+  let blocks = bodyBlocks(fonts, content, scale);
+  while (bodyHeight(blocks) > available && scale > 0.6) {
+    scale -= 0.05;
+    blocks = bodyBlocks(fonts, content, scale);
+  }
+  let cursor = BODY_BOTTOM + (available + bodyHeight(blocks)) / 2;
+  blocks.forEach((block, index) => {
+    cursor -= block.gapBefore;
+    const baseline = cursor - block.fitted.size * ASCENT;
+    drawCentered(page, block.fitted, { font: block.font, color: block.color, x: CENTER_X, baseline });
+    cursor -= blockHeight(block.fitted);
+    if (index === 0) drawTitleRule(page, cursor - 12 * scale);
+  });
+}
+
+/** How far above the baseline a line's box starts, and how much a line takes, in font sizes. */
+const ASCENT = 0.8;
+const LINE_HEIGHT = 1.25;
+
+function bodyBlocks(fonts: Fonts, content: CertificateContent, scale: number): BodyBlock[] {
+  // Sizes shrink with the scale; the smallest sizes stay, as they are what is still legible.
+  const scaled = (size: number | undefined) => (size === undefined ? undefined : size * scale);
+  const fit = (text: string, font: PDFFont, limits: Omit<FitLimits, 'maxWidth'> & { maxWidth?: number }) =>
+    fitText(text, font, {
+      ...limits,
+      maxWidth: limits.maxWidth ?? BODY_WIDTH,
+      largestSize: limits.largestSize * scale,
+      shrinkBeforeWrappingTo: scaled(limits.shrinkBeforeWrappingTo),
+      largestWrappedSize: scaled(limits.largestWrappedSize),
+    });
+  const lead = (text: string) => fit(text, fonts.sans, { largestSize: 13, smallestSize: 10, maxLines: 1 });
+  return [
+    {
+      fitted: fit(content.title, fonts.serifBold, {
+        maxWidth: TITLE_WIDTH,
+        largestSize: 40,
+        shrinkBeforeWrappingTo: 28,
+        largestWrappedSize: 30,
+        smallestSize: 20,
+        maxLines: 2,
+      }),
+      font: fonts.serifBold,
+      color: ACCENT,
+      gapBefore: 0,
+    },
+    // The gap below the title leaves room for the short rule under it.
+    { fitted: lead('Настоящим подтверждается, что'), font: fonts.sans, color: MUTED, gapBefore: 40 * scale },
+    {
+      fitted: fit(content.learnerName, fonts.serifBold, {
+        largestSize: 28,
+        shrinkBeforeWrappingTo: 22,
+        largestWrappedSize: 22,
+        smallestSize: 16,
+        maxLines: 2,
+      }),
+      font: fonts.serifBold,
+      color: INK,
+      gapBefore: 12 * scale,
+    },
+    { fitted: lead('успешно прошел(а) курс'), font: fonts.sans, color: MUTED, gapBefore: 12 * scale },
+    {
+      fitted: fit(quoted(content.courseTitle), fonts.sansBold, { largestSize: 18, smallestSize: 11, maxLines: 3 }),
+      font: fonts.sansBold,
+      color: INK,
+      gapBefore: 12 * scale,
+    },
+  ];
+}
+
+/** Russian typography puts a course's name in «guillemets», unless the admin already quoted it. */
+function quoted(courseTitle: string): string {
+  const clean = normalizeSpaces(courseTitle);
+  return /^[«"„“]/u.test(clean) ? clean : `«${clean}»`;
+}
+
+function blockHeight(fitted: FittedText): number {
+  return fitted.size * LINE_HEIGHT * fitted.lines.length;
+}
+
+function bodyHeight(blocks: readonly BodyBlock[]): number {
+  return blocks.reduce((sum, block) => sum + block.gapBefore + blockHeight(block.fitted), 0);
+}
+
+function drawTitleRule(page: PDFPage, y: number): void {
+  page.drawLine({ start: { x: CENTER_X - 36, y }, end: { x: CENTER_X + 36, y }, thickness: 1, color: ACCENT });
+}
+
+/** A line to sign on, with the signer's name and position under it; nothing when no signer is set. */
+function drawSigner(page: PDFPage, fonts: Fonts, signerName: string | null, signerPosition: string | null): void {
+  if (signerName === null && signerPosition === null) return;
+  const half = FOOTER_COLUMN_WIDTH / 2 - 10;
+  page.drawLine({
+    start: { x: SIGNER_CENTER_X - half, y: SIGNATURE_LINE_Y },
+    end: { x: SIGNER_CENTER_X + half, y: SIGNATURE_LINE_Y },
+    thickness: 0.6,
+    color: INK,
+  });
+  let baseline = SIGNATURE_LINE_Y - 16;
+  if (signerName !== null) {
+    const name = fitText(signerName, fonts.sansBold, {
+      maxWidth: FOOTER_COLUMN_WIDTH,
+      largestSize: 11,
+      smallestSize: 8,
+      maxLines: 1,
+    });
+    drawCentered(page, name, { font: fonts.sansBold, color: INK, x: SIGNER_CENTER_X, baseline });
+    baseline -= name.size * LINE_HEIGHT + 1;
+  }
+  if (signerPosition !== null) {
+    const position = fitText(signerPosition, fonts.sans, {
+      maxWidth: FOOTER_COLUMN_WIDTH,
+      largestSize: 9,
+      smallestSize: 7,
+      maxLines: 2,
+    });
+    drawCentered(page, position, { font: fonts.sans, color: MUTED, x: SIGNER_CENTER_X, baseline });
+  }
+}
+
+/** Completion date, expiry and the number, stacked in the middle of the foot, level with the signature line. */
+function drawDates(page: PDFPage, fonts: Fonts, content: CertificateContent): void {
+  const lines = [
+    `Дата завершения: ${content.completedOn}`,
+    ...(content.validUntil === null ? [] : [`Действителен до: ${content.validUntil}`]),
+    `Номер сертификата: ${content.number}`,
+  ];
+  let baseline = SIGNATURE_LINE_Y + 4;
+  for (const line of lines) {
+    const fitted = fitText(line, fonts.sans, {
+      maxWidth: FOOTER_COLUMN_WIDTH + 40,
+      largestSize: 10,
+      smallestSize: 7,
+      maxLines: 1,
+    });
+    drawCentered(page, fitted, { font: fonts.sans, color: INK, x: CENTER_X, baseline });
+    baseline -= 15;
+  }
+}
+
+/** The QR code of the verification address, the short link under it, and a clickable area over both. */
+function drawVerification(page: PDFPage, fonts: Fonts, verifyUrl: string): void {
+  const { moduleCount, svgPath } = qrPath(verifyUrl);
+  const moduleSize = QR_SIZE / moduleCount;
+  const left = QR_CENTER_X - QR_SIZE / 2;
+  const top = QR_BOTTOM + QR_SIZE;
+  // drawSvgPath puts the path's origin at (x, y) with y pointing down, as the QR's rows do.
+  page.drawSvgPath(svgPath, { x: left, y: top, scale: moduleSize, color: INK, borderWidth: 0 });
+
+  const caption = fitText('Проверить подлинность:', fonts.sans, {
+    maxWidth: FOOTER_COLUMN_WIDTH,
+    largestSize: 8,
+    smallestSize: 7,
+    maxLines: 1,
+  });
+  let baseline = QR_BOTTOM - 12;
+  drawCentered(page, caption, { font: fonts.sans, color: MUTED, x: QR_CENTER_X, baseline });
+  baseline -= caption.size * LINE_HEIGHT;
+  const link = fitText(shortLink(verifyUrl), fonts.sans, {
+    maxWidth: FOOTER_COLUMN_WIDTH,
+    largestSize: 8,
+    smallestSize: 6,
+    maxLines: 2,
+  });
+  drawCentered(page, link, { font: fonts.sans, color: ACCENT, x: QR_CENTER_X, baseline });
+  const linkBottom = baseline - link.size * LINE_HEIGHT * (link.lines.length - 1) - link.size * 0.3;
+  addLink(page, verifyUrl, [
+    QR_CENTER_X - FOOTER_COLUMN_WIDTH / 2,
+    linkBottom,
+    QR_CENTER_X + FOOTER_COLUMN_WIDTH / 2,
+    top,
+  ]);
+}
+
+/** What a person would type: the address without its scheme. */
+export function shortLink(url: string): string {
+  return url.replace(/^https?:\/\//iu, '').replace(/\/$/u, '');
+}
+
+/** pdf-lib draws no link annotations itself; this is the plain URI action every viewer follows. */
+function addLink(page: PDFPage, url: string, rect: [number, number, number, number]): void {
+  const { context } = page.doc;
+  const annotation = context.register(
+    context.obj({
+      Type: 'Annot',
+      Subtype: 'Link',
+      Rect: rect,
+      Border: [0, 0, 0],
+      A: { Type: 'Action', S: 'URI', URI: PDFString.of(url) },
+    }),
+  );
+  page.node.addAnnot(annotation);
+}
+
+interface LineStyle {
+  font: PDFFont;
+  color: Color;
+  x: number;
+  /** The first line's baseline; further lines go down by LINE_HEIGHT. */
+  baseline: number;
+}
+
+function drawCentered(page: PDFPage, fitted: FittedText, style: LineStyle): void {
+  fitted.lines.forEach((line, index) => {
+    const width = style.font.widthOfTextAtSize(line, fitted.size);
+    page.drawText(line, {
+      x: style.x - width / 2,
+      y: style.baseline - index * fitted.size * LINE_HEIGHT,
+      size: fitted.size,
+      font: style.font,
+      color: style.color,
+    });
+  });
+}
