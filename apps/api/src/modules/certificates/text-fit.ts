@@ -57,7 +57,7 @@ export function fitText(text: string, font: TextMeasure, limits: FitLimits): Fit
   const kept = lines.slice(0, limits.maxLines);
   const lastIndex = kept.length - 1;
   const last = kept[lastIndex];
-  if (last !== undefined) kept[lastIndex] = cutToWidth(`${last}${ELLIPSIS}`, font, size, limits.maxWidth);
+  if (last !== undefined) kept[lastIndex] = cutToWidth(last, font, size, limits.maxWidth);
   return { size, lines: kept };
 }
 
@@ -98,9 +98,12 @@ function splitByCharacters(word: string, fits: (candidate: string) => boolean): 
   return pieces;
 }
 
-/** Drops characters before the trailing ellipsis until the line fits. */
+/** Drops whole words, or characters of a line that is one word, until the line and an ellipsis fit. */
 function cutToWidth(line: string, font: TextMeasure, size: number, maxWidth: number): string {
-  let body = Array.from(line.slice(0, -ELLIPSIS.length));
-  while (body.length > 0 && font.widthOfTextAtSize(body.join('') + ELLIPSIS, size) > maxWidth) body = body.slice(0, -1);
-  return body.join('').trimEnd() + ELLIPSIS;
+  let body = line;
+  while (body !== '' && font.widthOfTextAtSize(body + ELLIPSIS, size) > maxWidth) {
+    const lastSpace = body.lastIndexOf(' ');
+    body = lastSpace > 0 ? body.slice(0, lastSpace) : Array.from(body).slice(0, -1).join('');
+  }
+  return body.trimEnd() + ELLIPSIS;
 }
