@@ -185,6 +185,7 @@ function bodyBlocks(fonts: Fonts, content: CertificateContent, scale: number): B
       shrinkBeforeWrappingTo: scaled(limits.shrinkBeforeWrappingTo),
       largestWrappedSize: scaled(limits.largestWrappedSize),
     });
+  const course = quoted(content.courseTitle);
   const lead = (text: string) => fit(text, fonts.sans, { largestSize: 13, smallestSize: 10, maxLines: 1 });
   return [
     {
@@ -216,7 +217,12 @@ function bodyBlocks(fonts: Fonts, content: CertificateContent, scale: number): B
     },
     { fitted: lead('успешно прошел(а) курс'), font: fonts.sans, color: MUTED, gapBefore: 12 * scale },
     {
-      fitted: fit(quoted(content.courseTitle), fonts.sansBold, { largestSize: 18, smallestSize: 11, maxLines: 3 }),
+      fitted: fit(course.text, fonts.sansBold, {
+        largestSize: 18,
+        smallestSize: 11,
+        maxLines: 3,
+        cutMark: course.cutMark,
+      }),
       font: fonts.sansBold,
       color: INK,
       gapBefore: 12 * scale,
@@ -224,10 +230,14 @@ function bodyBlocks(fonts: Fonts, content: CertificateContent, scale: number): B
   ];
 }
 
-/** Russian typography puts a course's name in «guillemets», unless the admin already quoted it. */
-function quoted(courseTitle: string): string {
+/**
+ * Russian typography puts a course's name in «guillemets», unless the admin already quoted it; a
+ * title cut for length keeps its closing quote after the ellipsis.
+ */
+function quoted(courseTitle: string): { text: string; cutMark: string } {
   const clean = normalizeSpaces(courseTitle);
-  return /^[«"„“]/u.test(clean) ? clean : `«${clean}»`;
+  if (/^[«"„“]/u.test(clean)) return { text: clean, cutMark: '…' };
+  return { text: `«${clean}»`, cutMark: '…»' };
 }
 
 function blockHeight(fitted: FittedText): number {

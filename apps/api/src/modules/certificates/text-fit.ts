@@ -17,6 +17,8 @@ export interface FitLimits {
   shrinkBeforeWrappingTo?: number;
   /** The largest size once the text takes more than one line (a two-line title at full size would dwarf the rest). */
   largestWrappedSize?: number;
+  /** What ends a cut text: an ellipsis, and for a quoted text the closing quote after it. */
+  cutMark?: string;
 }
 
 export interface FittedText {
@@ -57,7 +59,7 @@ export function fitText(text: string, font: TextMeasure, limits: FitLimits): Fit
   const kept = lines.slice(0, limits.maxLines);
   const lastIndex = kept.length - 1;
   const last = kept[lastIndex];
-  if (last !== undefined) kept[lastIndex] = cutToWidth(last, font, size, limits.maxWidth);
+  if (last !== undefined) kept[lastIndex] = cutToWidth(last, limits.cutMark ?? ELLIPSIS, font, size, limits.maxWidth);
   return { size, lines: kept };
 }
 
@@ -98,12 +100,12 @@ function splitByCharacters(word: string, fits: (candidate: string) => boolean): 
   return pieces;
 }
 
-/** Drops whole words, or characters of a line that is one word, until the line and an ellipsis fit. */
-function cutToWidth(line: string, font: TextMeasure, size: number, maxWidth: number): string {
+/** Drops whole words, or characters of a line that is one word, until the line and the cut mark fit. */
+function cutToWidth(line: string, cutMark: string, font: TextMeasure, size: number, maxWidth: number): string {
   let body = line;
-  while (body !== '' && font.widthOfTextAtSize(body + ELLIPSIS, size) > maxWidth) {
+  while (body !== '' && font.widthOfTextAtSize(body + cutMark, size) > maxWidth) {
     const lastSpace = body.lastIndexOf(' ');
     body = lastSpace > 0 ? body.slice(0, lastSpace) : Array.from(body).slice(0, -1).join('');
   }
-  return body.trimEnd() + ELLIPSIS;
+  return body.trimEnd() + cutMark;
 }
