@@ -1,8 +1,10 @@
 import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, PDFString, rgb } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import type { Color, PDFFont, PDFImage, PDFPage } from 'pdf-lib';
 import { certificateFontFiles } from './fonts.js';
-import { qrPath } from './qr.js';
+import { FOOTER_TOP, drawDates, drawSigner, drawVerification } from './footer.js';
+import { ACCENT, CENTER_X, INK, LINE_HEIGHT, MUTED, PAGE_HEIGHT, PAGE_WIDTH, drawCentered } from './page-style.js';
+import type { CertificateFonts } from './page-style.js';
 import { fitText, normalizeSpaces } from './text-fit.js';
 import type { FitLimits, FittedText } from './text-fit.js';
 
@@ -29,40 +31,17 @@ export interface CertificateContent {
   verifyUrl: string;
 }
 
-/** A4 landscape in points. */
-const PAGE_WIDTH = 841.89;
-const PAGE_HEIGHT = 595.28;
-const CENTER_X = PAGE_WIDTH / 2;
-
-/** One accent colour (a deep blue that prints well in grey too) and two greys for the text. */
-const ACCENT = rgb(0.11, 0.25, 0.43);
-const INK = rgb(0.12, 0.12, 0.14);
-const MUTED = rgb(0.38, 0.38, 0.42);
-
 /** The double border: a firm outer frame and a hairline just inside it. */
 const OUTER_FRAME_INSET = 22;
 const INNER_FRAME_INSET = 28;
 
 const LOGO_BOX = { width: 150, height: 42, top: PAGE_HEIGHT - 54 };
-/** The centre column (title, name, course) and its lowest point, above the signature, dates and QR. */
+/** The centre column: title, name, course. */
 const BODY_WIDTH = 600;
 /** The title may run a little wider than the rest: it is the one line meant to be seen from afar. */
 const TITLE_WIDTH = 680;
-const BODY_BOTTOM = 182;
-
-/** The three columns at the foot of the page: signer on the left, dates in the middle, QR on the right. */
-const FOOTER_COLUMN_WIDTH = 220;
-const SIGNER_CENTER_X = 170;
-const QR_CENTER_X = PAGE_WIDTH - 170;
-const SIGNATURE_LINE_Y = 104;
-const QR_SIZE = 76;
-const QR_BOTTOM = 76;
-
-interface Fonts {
-  serifBold: PDFFont;
-  sansBold: PDFFont;
-  sans: PDFFont;
-}
+/** The body's lowest point: clear of the QR code by more than its quiet zone (4 modules, about 9 pt). */
+const BODY_BOTTOM = FOOTER_TOP + 30;
 
 /** A4 landscape certificate of completion with the text in Russian; the PDF's bytes. */
 export async function renderCertificate(content: CertificateContent): Promise<Uint8Array> {
@@ -70,7 +49,7 @@ export async function renderCertificate(content: CertificateContent): Promise<Ui
   document.registerFontkit(fontkit);
   const files = await certificateFontFiles();
   // Subsetting keeps only the glyphs used: the full DejaVu files would add about 2 MB to every certificate.
-  const fonts: Fonts = {
+  const fonts: CertificateFonts = {
     serifBold: await document.embedFont(files.serifBold, { subset: true }),
     sansBold: await document.embedFont(files.sansBold, { subset: true }),
     sans: await document.embedFont(files.sans, { subset: true }),
@@ -115,7 +94,7 @@ function drawFrame(page: PDFPage): void {
 }
 
 /** The logo (if any) and the company's name above the title; returns the lowest point they reach. */
-function drawHeader(page: PDFPage, fonts: Fonts, companyName: string, logo: PDFImage | null): number {
+function drawHeader(page: PDFPage, fonts: CertificateFonts, companyName: string, logo: PDFImage | null): number {
   let top = LOGO_BOX.top;
   if (logo !== null) {
     // Logos come in any pixel size: fit the box whichever side is the limit, keeping the proportions.
@@ -152,7 +131,7 @@ interface BodyBlock {
  * a long name and a long course title together do not fit there, everything shrinks a step and is
  * fitted again, so that nothing ever runs into the footer.
  */
-function drawBody(page: PDFPage, fonts: Fonts, content: CertificateContent, headerBottom: number): void {
+function drawBody(page: PDFPage, fonts: CertificateFonts, content: CertificateContent, headerBottom: number): void {
   const available = headerBottom - BODY_BOTTOM;
   let scale = 1;
   let blocks = bodyBlocks(fonts, content, scale);
@@ -170,11 +149,10 @@ function drawBody(page: PDFPage, fonts: Fonts, content: CertificateContent, head
   });
 }
 
-/** How far above the baseline a line's box starts, and how much a line takes, in font sizes. */
+/** How far above its baseline a line's box starts, in font sizes. */
 const ASCENT = 0.8;
-const LINE_HEIGHT = 1.25;
 
-function bodyBlocks(fonts: Fonts, content: CertificateContent, scale: number): BodyBlock[] {
+function bodyBlocks(fonts: CertificateFonts, content: CertificateContent, scale: number): BodyBlock[] {
   // Sizes shrink with the scale; the smallest sizes stay, as they are what is still legible.
   const scaled = (size: number | undefined) => (size === undefined ? undefined : size * scale);
   const fit = (text: string, font: PDFFont, limits: Omit<FitLimits, 'maxWidth'> & { maxWidth?: number }) =>
@@ -250,131 +228,4 @@ function bodyHeight(blocks: readonly BodyBlock[]): number {
 
 function drawTitleRule(page: PDFPage, y: number): void {
   page.drawLine({ start: { x: CENTER_X - 36, y }, end: { x: CENTER_X + 36, y }, thickness: 1, color: ACCENT });
-}
-
-/** A line to sign on, with the signer's name and position under it; nothing when no signer is set. */
-function drawSigner(page: PDFPage, fonts: Fonts, signerName: string | null, signerPosition: string | null): void {
-  if (signerName === null && signerPosition === null) return;
-  const half = FOOTER_COLUMN_WIDTH / 2 - 10;
-  page.drawLine({
-    start: { x: SIGNER_CENTER_X - half, y: SIGNATURE_LINE_Y },
-    end: { x: SIGNER_CENTER_X + half, y: SIGNATURE_LINE_Y },
-    thickness: 0.6,
-    color: INK,
-  });
-  let baseline = SIGNATURE_LINE_Y - 16;
-  if (signerName !== null) {
-    const name = fitText(signerName, fonts.sansBold, {
-      maxWidth: FOOTER_COLUMN_WIDTH,
-      largestSize: 11,
-      smallestSize: 8,
-      maxLines: 1,
-    });
-    drawCentered(page, name, { font: fonts.sansBold, color: INK, x: SIGNER_CENTER_X, baseline });
-    baseline -= name.size * LINE_HEIGHT + 1;
-  }
-  if (signerPosition !== null) {
-    const position = fitText(signerPosition, fonts.sans, {
-      maxWidth: FOOTER_COLUMN_WIDTH,
-      largestSize: 9,
-      smallestSize: 7,
-      maxLines: 2,
-    });
-    drawCentered(page, position, { font: fonts.sans, color: MUTED, x: SIGNER_CENTER_X, baseline });
-  }
-}
-
-/** Completion date, expiry and the number, stacked in the middle of the foot, level with the signature line. */
-function drawDates(page: PDFPage, fonts: Fonts, content: CertificateContent): void {
-  const lines = [
-    `Дата завершения: ${content.completedOn}`,
-    ...(content.validUntil === null ? [] : [`Действителен до: ${content.validUntil}`]),
-    `Номер сертификата: ${content.number}`,
-  ];
-  let baseline = SIGNATURE_LINE_Y + 4;
-  for (const line of lines) {
-    const fitted = fitText(line, fonts.sans, {
-      maxWidth: FOOTER_COLUMN_WIDTH + 40,
-      largestSize: 10,
-      smallestSize: 7,
-      maxLines: 1,
-    });
-    drawCentered(page, fitted, { font: fonts.sans, color: INK, x: CENTER_X, baseline });
-    baseline -= 15;
-  }
-}
-
-/** The QR code of the verification address, the short link under it, and a clickable area over both. */
-function drawVerification(page: PDFPage, fonts: Fonts, verifyUrl: string): void {
-  const { moduleCount, svgPath } = qrPath(verifyUrl);
-  const moduleSize = QR_SIZE / moduleCount;
-  const left = QR_CENTER_X - QR_SIZE / 2;
-  const top = QR_BOTTOM + QR_SIZE;
-  // drawSvgPath puts the path's origin at (x, y) with y pointing down, as the QR's rows do.
-  page.drawSvgPath(svgPath, { x: left, y: top, scale: moduleSize, color: INK, borderWidth: 0 });
-
-  const caption = fitText('Проверить подлинность:', fonts.sans, {
-    maxWidth: FOOTER_COLUMN_WIDTH,
-    largestSize: 8,
-    smallestSize: 7,
-    maxLines: 1,
-  });
-  let baseline = QR_BOTTOM - 12;
-  drawCentered(page, caption, { font: fonts.sans, color: MUTED, x: QR_CENTER_X, baseline });
-  baseline -= caption.size * LINE_HEIGHT;
-  const link = fitText(shortLink(verifyUrl), fonts.sans, {
-    maxWidth: FOOTER_COLUMN_WIDTH,
-    largestSize: 8,
-    smallestSize: 6,
-    maxLines: 2,
-  });
-  drawCentered(page, link, { font: fonts.sans, color: ACCENT, x: QR_CENTER_X, baseline });
-  const linkBottom = baseline - link.size * LINE_HEIGHT * (link.lines.length - 1) - link.size * 0.3;
-  addLink(page, verifyUrl, [
-    QR_CENTER_X - FOOTER_COLUMN_WIDTH / 2,
-    linkBottom,
-    QR_CENTER_X + FOOTER_COLUMN_WIDTH / 2,
-    top,
-  ]);
-}
-
-/** What a person would type: the address without its scheme. */
-export function shortLink(url: string): string {
-  return url.replace(/^https?:\/\//iu, '').replace(/\/$/u, '');
-}
-
-/** pdf-lib draws no link annotations itself; this is the plain URI action every viewer follows. */
-function addLink(page: PDFPage, url: string, rect: [number, number, number, number]): void {
-  const { context } = page.doc;
-  const annotation = context.register(
-    context.obj({
-      Type: 'Annot',
-      Subtype: 'Link',
-      Rect: rect,
-      Border: [0, 0, 0],
-      A: { Type: 'Action', S: 'URI', URI: PDFString.of(url) },
-    }),
-  );
-  page.node.addAnnot(annotation);
-}
-
-interface LineStyle {
-  font: PDFFont;
-  color: Color;
-  x: number;
-  /** The first line's baseline; further lines go down by LINE_HEIGHT. */
-  baseline: number;
-}
-
-function drawCentered(page: PDFPage, fitted: FittedText, style: LineStyle): void {
-  fitted.lines.forEach((line, index) => {
-    const width = style.font.widthOfTextAtSize(line, fitted.size);
-    page.drawText(line, {
-      x: style.x - width / 2,
-      y: style.baseline - index * fitted.size * LINE_HEIGHT,
-      size: fitted.size,
-      font: style.font,
-      color: style.color,
-    });
-  });
 }
