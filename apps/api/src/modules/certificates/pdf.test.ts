@@ -200,10 +200,11 @@ describe('renderCertificate', () => {
     expect(readQrCode(path)?.text).toBe(sample.verifyUrl);
   });
 
-  it('fits a long name, a long position and a 150-character course title on one page without overlaps', async () => {
+  it('fits a logo, a long title, name and position and a 150-character course title on one page without overlaps', async () => {
     expect(LONG_COURSE).toHaveLength(150);
     const { path } = await renderToFile({
       ...sample,
+      logo: { bytes: tinyPng(40, 40), type: 'png' },
       title: 'Сертификат о повышении квалификации',
       learnerName: LONG_NAME,
       courseTitle: LONG_COURSE,

@@ -42,6 +42,8 @@ const BODY_WIDTH = 600;
 const TITLE_WIDTH = 680;
 /** The body's lowest point: clear of the QR code by more than its quiet zone (4 modules, about 9 pt). */
 const BODY_BOTTOM = FOOTER_TOP + 30;
+/** How far above its baseline a line's box starts, in font sizes. */
+const ASCENT = 0.8;
 
 /** A4 landscape certificate of completion with the text in Russian; the PDF's bytes. */
 export async function renderCertificate(content: CertificateContent): Promise<Uint8Array> {
@@ -149,19 +151,17 @@ function drawBody(page: PDFPage, fonts: CertificateFonts, content: CertificateCo
   });
 }
 
-/** How far above its baseline a line's box starts, in font sizes. */
-const ASCENT = 0.8;
-
 function bodyBlocks(fonts: CertificateFonts, content: CertificateContent, scale: number): BodyBlock[] {
-  // Sizes shrink with the scale; the smallest sizes stay, as they are what is still legible.
-  const scaled = (size: number | undefined) => (size === undefined ? undefined : size * scale);
+  // Sizes shrink with the scale, but never below the smallest size: that is what is still legible.
+  const scaled = (size: number | undefined, smallestSize: number) =>
+    size === undefined ? undefined : Math.max(size * scale, smallestSize);
   const fit = (text: string, font: PDFFont, limits: Omit<FitLimits, 'maxWidth'> & { maxWidth?: number }) =>
     fitText(text, font, {
       ...limits,
       maxWidth: limits.maxWidth ?? BODY_WIDTH,
-      largestSize: limits.largestSize * scale,
-      shrinkBeforeWrappingTo: scaled(limits.shrinkBeforeWrappingTo),
-      largestWrappedSize: scaled(limits.largestWrappedSize),
+      largestSize: Math.max(limits.largestSize * scale, limits.smallestSize),
+      shrinkBeforeWrappingTo: scaled(limits.shrinkBeforeWrappingTo, limits.smallestSize),
+      largestWrappedSize: scaled(limits.largestWrappedSize, limits.smallestSize),
     });
   const course = quoted(content.courseTitle);
   const lead = (text: string) => fit(text, fonts.sans, { largestSize: 13, smallestSize: 10, maxLines: 1 });

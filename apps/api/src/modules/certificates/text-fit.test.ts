@@ -65,6 +65,11 @@ describe('fitText', () => {
     ).toEqual(['abcd…']);
     for (const line of fitted.lines) expect(monospace.widthOfTextAtSize(line, fitted.size)).toBeLessThanOrEqual(9);
   });
+
+  it('tries the smallest size itself when the steps from the largest miss it', () => {
+    const fitted = fitText('aaaa bbbb', monospace, { maxWidth: 9, largestSize: 1.3, smallestSize: 1, maxLines: 1 });
+    expect(fitted).toEqual({ size: 1, lines: ['aaaa bbbb'] });
+  });
 });
 
 describe('normalizeSpaces', () => {

@@ -49,18 +49,27 @@ export function fitText(text: string, font: TextMeasure, limits: FitLimits): Fit
     const isLastChance = lineCount === limits.maxLines;
     const floor = isLastChance ? limits.smallestSize : (limits.shrinkBeforeWrappingTo ?? limits.largestSize);
     const ceiling = lineCount === 1 ? limits.largestSize : (limits.largestWrappedSize ?? limits.largestSize);
-    for (let size = ceiling; size >= floor; size -= SIZE_STEP) {
+    for (const size of sizesFromTo(ceiling, floor)) {
       const lines = wrapWords(clean, font, size, limits.maxWidth);
       if (lines.length <= lineCount) return { size, lines };
     }
   }
   const size = limits.smallestSize;
   const lines = wrapWords(clean, font, size, limits.maxWidth);
+  if (lines.length <= limits.maxLines) return { size, lines };
   const kept = lines.slice(0, limits.maxLines);
   const lastIndex = kept.length - 1;
   const last = kept[lastIndex];
   if (last !== undefined) kept[lastIndex] = cutToWidth(last, limits.cutMark ?? ELLIPSIS, font, size, limits.maxWidth);
   return { size, lines: kept };
+}
+
+/** From `largest` down in steps, ending on `smallest` itself (a scaled size seldom lands on a step). */
+function sizesFromTo(largest: number, smallest: number): number[] {
+  const sizes: number[] = [];
+  for (let size = largest; size > smallest; size -= SIZE_STEP) sizes.push(size);
+  sizes.push(smallest);
+  return sizes;
 }
 
 /** Greedy word wrap; a word wider than the whole line (a long link, a name without spaces) is split by characters. */
