@@ -87,10 +87,12 @@ function wordBoxes(path: string): WordBox[] {
   }));
 }
 
+type Box = Omit<WordBox, 'text'>;
+
+/** More than a hairline shared in both directions: touching boxes do not count. */
 const overlap = (a: Box, b: Box) =>
   Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 &&
   Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
-type Box = Omit<WordBox, 'text'>;
 
 /** The page rendered in grey at 150 dpi (PGM, which needs no decoder to read). */
 function rasterize(path: string): { width: number; height: number; grey: Buffer } {
