@@ -304,7 +304,11 @@ const RULES: Record<string, Rule> = {
   'GET /api/analytics/export': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/export/courses': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/export/scorm': { access: 'analytics.view', ok: 200 },
-  'GET /api/courses/:courseId/certificate': { access: 'constructor.manage', ok: 404, path: '/api/courses/999999/certificate' },
+  'GET /api/courses/:courseId/certificate': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/certificate',
+  },
   'PUT /api/courses/:courseId/certificate': {
     access: 'constructor.manage',
     ok: 404,
@@ -331,7 +335,11 @@ const RULES: Record<string, Rule> = {
     path: '/api/admin/certificates/C-2222-2222-2222/revoke',
     body: { reason: 'Ошибка' },
   },
-  'GET /api/certificates/:number/pdf': { access: 'authenticated', ok: 404, path: '/api/certificates/C-2222-2222-2222/pdf' },
+  'GET /api/certificates/:number/pdf': {
+    access: 'authenticated',
+    ok: 404,
+    path: '/api/certificates/C-2222-2222-2222/pdf',
+  },
   'GET /api/certificates/verify/:number': {
     access: 'public',
     ok: 404,

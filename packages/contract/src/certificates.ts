@@ -31,7 +31,9 @@ export const certificateSettings = z.object({
 export type CertificateSettings = z.infer<typeof certificateSettings>;
 export const certificateSettingsParams = z.object({ courseId: dbIdParam });
 /** GET /api/courses/{courseId}/certificate */
-export const certificateSettingsResponse = z.object({ result: z.object({ success: ok, settings: certificateSettings }) });
+export const certificateSettingsResponse = z.object({
+  result: z.object({ success: ok, settings: certificateSettings }),
+});
 /** PUT /api/courses/{courseId}/certificate: `logo: null` removes the logo; the logo is uploaded by POST …/logo. */
 export const saveCertificateSettingsRequest = z.object({
   enabled: z.boolean(),

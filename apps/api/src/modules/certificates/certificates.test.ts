@@ -125,11 +125,13 @@ describe(`certificates (${dialectName})`, () => {
     expect((await guest.get('/api/certificates/verify/C-2222-2222-2222')).statusCode).toBe(404);
     expect((await guest.get('/api/certificates/verify/nonsense')).statusCode).toBe(422);
 
-    const revoked = await admin.post(`/api/admin/certificates/${certificate.number}/revoke`, { reason: 'Выдан по ошибке' });
+    const revoked = await admin.post(`/api/admin/certificates/${certificate.number}/revoke`, {
+      reason: 'Выдан по ошибке',
+    });
     expect(revoked.json().result).toMatchObject({ message: 'Сертификат отозван', certificate: { status: 'revoked' } });
-    expect((await admin.post(`/api/admin/certificates/${certificate.number}/revoke`, { reason: 'Еще раз' })).statusCode).toBe(
-      422,
-    );
+    expect(
+      (await admin.post(`/api/admin/certificates/${certificate.number}/revoke`, { reason: 'Еще раз' })).statusCode,
+    ).toBe(422);
     const again = (await guest.get(`/api/certificates/verify/${certificate.number}`)).json().result.certificate;
     expect(again).toMatchObject({ status: 'revoked', revoke_reason: 'Выдан по ошибке' });
 
@@ -156,7 +158,8 @@ describe(`certificates (${dialectName})`, () => {
     expect((await manager.get(certificate.pdf_url)).statusCode).toBe(200);
     const managerCards = await manager.get(`/api/analytics/users/${learnerUser.id}/certificates`);
     expect(managerCards.json().result.items).toHaveLength(1);
-    const outsider = (await clientAs(ctx, 'manager', { department_id: await createDepartment(ctx.db, 'Другой') })).client;
+    const outsider = (await clientAs(ctx, 'manager', { department_id: await createDepartment(ctx.db, 'Другой') }))
+      .client;
     expect((await outsider.get(certificate.pdf_url)).statusCode).toBe(404);
     expect((await outsider.get(`/api/analytics/users/${learnerUser.id}/certificates`)).statusCode).toBe(404);
     const colleague = (await clientAs(ctx, 'learner', { department_id: department })).client;
@@ -171,11 +174,13 @@ describe(`certificates (${dialectName})`, () => {
     expect((await admin.delete(`/api/admin/courses/${course}`)).statusCode).toBe(200);
     expect((await admin.delete(`/api/admin/users/${learnerUser.id}`)).statusCode).toBe(200);
     const guest = new Client(ctx.app);
-    expect((await guest.get(`/api/certificates/verify/${certificate.number}`)).json().result.certificate).toMatchObject({
-      status: 'valid',
-      learner_name: 'Иванова Мария',
-      course_title: 'Охрана труда',
-    });
+    expect((await guest.get(`/api/certificates/verify/${certificate.number}`)).json().result.certificate).toMatchObject(
+      {
+        status: 'valid',
+        learner_name: 'Иванова Мария',
+        course_title: 'Охрана труда',
+      },
+    );
     expect((await admin.get(certificate.pdf_url)).statusCode).toBe(200);
   });
 
@@ -186,7 +191,10 @@ describe(`certificates (${dialectName})`, () => {
     await admin.post('/api/admin/user-courses/attach', { user_id: other.user.id, course_ids: [course] });
     await other.client.post(`/api/lessons/${lessonId}/complete`);
     const list = async (query: string) =>
-      (await admin.get(`/api/admin/certificates${query}`)).json().result as { items: { learner_name: string }[]; total: number };
+      (await admin.get(`/api/admin/certificates${query}`)).json().result as {
+        items: { learner_name: string }[];
+        total: number;
+      };
     expect((await list('')).total).toBe(2);
     expect((await list(`?department_id=${department}`)).items.map((c) => c.learner_name)).toEqual(['Иванова Мария']);
     expect((await list('?search=елкин')).items.map((c) => c.learner_name)).toEqual(['Ёлкин Олег']);
