@@ -158,6 +158,7 @@ export const certificateRoutes =
         const { total } = await certificates.page({ ...request.query, page: 1 });
         if (total === 0) throw unprocessable(C.noneForArchive);
         if (total > CERTIFICATES_PER_ARCHIVE) throw unprocessable(C.tooManyForArchive);
+        const origin = `${request.protocol}://${request.host}`;
         const zip = new yazl.ZipFile();
         const out = new PassThrough();
         zip.outputStream.pipe(out);
@@ -165,7 +166,8 @@ export const certificateRoutes =
         void (async () => {
           try {
             for await (const batch of certificates.batches(request.query))
-              for (const row of batch) zip.addBuffer(Buffer.from(await certificates.pdf(row)), `${row.number}.pdf`);
+              for (const row of batch)
+                zip.addBuffer(Buffer.from(await certificates.pdf(row, origin)), `${row.number}.pdf`);
             zip.end();
           } catch (error) {
             request.log.error({ err: error }, 'certificate archive failed');
@@ -201,7 +203,8 @@ export const certificateRoutes =
         schema: { tags: ['profile'], params: certificateParams, response: errors },
       },
       async (request, reply) => {
-        const { bytes, row } = await certificates.pdfFor(await request.requireUser(), request.params.number);
+        const origin = `${request.protocol}://${request.host}`;
+        const { bytes, row } = await certificates.pdfFor(await request.requireUser(), request.params.number, origin);
         const disposition = attachment(`${row.number}.pdf`, `Сертификат ${row.number}.pdf`);
         return sendFile(reply, Buffer.from(bytes), 'application/pdf', disposition);
       },

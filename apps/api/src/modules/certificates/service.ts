@@ -227,7 +227,11 @@ export class CertificatesService implements CompletionListener {
   }
 
   /** The PDF: for its learner, for who follows them in analytics, for admins; else as if missing. */
-  async pdfFor(viewer: SessionUser, number: string): Promise<{ bytes: Uint8Array; row: CertificateRow }> {
+  async pdfFor(
+    viewer: SessionUser,
+    number: string,
+    requestOrigin: string,
+  ): Promise<{ bytes: Uint8Array; row: CertificateRow }> {
     const row = await this.d.repo.byNumber(number);
     if (!row) throw notFound(C.notFound);
     if (row.user_id !== viewer.id) {
@@ -236,10 +240,11 @@ export class CertificatesService implements CompletionListener {
       const allowed = owner ? inTeam(teamOf(viewer), owner) : teamOf(viewer).kind === 'company';
       if (!allowed) throw notFound(C.notFound);
     }
-    return { bytes: await this.pdf(row), row };
+    return { bytes: await this.pdf(row, requestOrigin), row };
   }
 
-  async pdf(row: CertificateRow): Promise<Uint8Array> {
+  /** The document; its link is on PUBLIC_URL, else on the address the request came to. */
+  async pdf(row: CertificateRow, requestOrigin: string): Promise<Uint8Array> {
     const day = (value: string) => this.d.people.date(value);
     return renderCertificate({
       number: row.number,
@@ -252,7 +257,7 @@ export class CertificatesService implements CompletionListener {
       signerPosition: row.signer_position,
       companyName: this.d.companyName,
       logo: await this.logo(row.logo_path),
-      verifyUrl: `${this.d.publicUrl ?? ''}/verify/${row.number}`,
+      verifyUrl: `${this.d.publicUrl ?? requestOrigin}/verify/${row.number}`,
     });
   }
 
