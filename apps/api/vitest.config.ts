@@ -11,8 +11,9 @@ export default defineConfig({
     name: 'api',
     environment: 'node',
     include: ['src/**/*.test.ts'],
-    // Tests against a real OpenLDAP need Debian's slapd: `npm run test:directory` (vitest.directory.config.ts).
-    exclude: ['**/node_modules/**', 'src/**/*.slapd.test.ts'],
+    // Tests against a real OpenLDAP need Debian's slapd: `npm run test:directory` (vitest.directory.config.ts);
+    // those reading PDFs with poppler's tools, poppler-utils: `npm run test:tools` (vitest.tools.config.ts).
+    exclude: ['**/node_modules/**', 'src/**/*.slapd.test.ts', 'src/**/*.poppler.test.ts'],
     testTimeout: 20000,
     hookTimeout: 30000,
   },

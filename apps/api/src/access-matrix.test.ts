@@ -304,6 +304,47 @@ const RULES: Record<string, Rule> = {
   'GET /api/analytics/export': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/export/courses': { access: 'analytics.view', ok: 200 },
   'GET /api/analytics/export/scorm': { access: 'analytics.view', ok: 200 },
+  'GET /api/courses/:courseId/certificate': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/certificate',
+  },
+  'PUT /api/courses/:courseId/certificate': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/certificate',
+    body: { enabled: true, title: 'Сертификат' },
+  },
+  'POST /api/courses/:courseId/certificate/logo': {
+    access: 'constructor.manage',
+    ok: 404,
+    path: '/api/courses/999999/certificate/logo',
+  },
+  'GET /api/my/certificates': { access: 'authenticated', ok: 200 },
+  'GET /api/analytics/users/:id/certificates': {
+    access: 'analytics.view',
+    ok: 404,
+    path: '/api/analytics/users/999999/certificates',
+  },
+  'GET /api/admin/certificates': { access: 'settings.manage', ok: 200 },
+  'GET /api/admin/certificates/export': { access: 'settings.manage', ok: 200 },
+  'GET /api/admin/certificates/archive': { access: 'settings.manage', ok: 422 },
+  'POST /api/admin/certificates/:number/revoke': {
+    access: 'settings.manage',
+    ok: 404,
+    path: '/api/admin/certificates/C-2222-2222-2222/revoke',
+    body: { reason: 'Ошибка' },
+  },
+  'GET /api/certificates/:number/pdf': {
+    access: 'authenticated',
+    ok: 404,
+    path: '/api/certificates/C-2222-2222-2222/pdf',
+  },
+  'GET /api/certificates/verify/:number': {
+    access: 'public',
+    ok: 404,
+    path: '/api/certificates/verify/C-2222-2222-2222',
+  },
   'GET /api/analytics/users/:id': { access: 'analytics.view', ok: 404, path: '/api/analytics/users/999999' },
   'GET /api/analytics/courses/:courseId/user/:userId': {
     access: 'analytics.view',

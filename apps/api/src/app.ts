@@ -51,6 +51,7 @@ import { separateContentHost } from './modules/scorm/contentRoutes.js';
 import { ScormRepository } from './modules/scorm/repository.js';
 import { ScormResults } from './modules/scorm/results.js';
 import { registerScorm } from './scormWiring.js';
+import { certificateService, registerCertificates } from './certificateWiring.js';
 import { uploadRoutes } from './modules/files/uploadRoutes.js';
 import { Uploads } from './modules/files/uploads.js';
 import { CourseOptions } from './modules/enrollment/courseOptions.js';
@@ -236,11 +237,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const courses = new CoursesRepository(uow);
   const enrollment = new EnrollmentRepository(uow);
   const progress = new ProgressRepository(uow);
-  const learningStates = new LearningStates(uow, courses, progress, enrollment, new KeptRankings(uow, clock), clock);
+  const storage = new Storage(config.dataDir);
+  const limiter = new RateLimiter(db.kysely);
+  // Certificates are issued in the transaction that completes a course: they listen to the learning state.
+  const certificates = certificateService({
+    ...{ config, uow, users, courses, storage, limiter, clock, people },
+    completedRows: (courseId) => learningStates.completedRows(courseId),
+  });
+  const rankings = new KeptRankings(uow, clock);
+  const learningStates = new LearningStates(uow, courses, progress, enrollment, rankings, clock, certificates);
   // The one writer of the enrollment sources; it refreshes the learning states itself.
   const enrollments = new EnrollmentService(uow, new EnrollmentSources(uow), enrollment, learningStates);
   const credentials = new Credentials(uow, users, sessions, clock);
-  const limiter = new RateLimiter(db.kysely);
   const { signIns, directoryPasswords } = signInParts(config, uow, clock);
   const auth = new AuthService(new AuthRepository(uow), sessions, limiter, clock, signIns, directoryPasswords);
   const recovery = new RecoveryService(
@@ -346,6 +354,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
   });
   await app.register(uploadRoutes({ uploads, targets: constructorService }));
+  await registerCertificates(app, { certificates, uploads });
   const testsRepo = new TestsRepository(uow);
   const authoring = new TestAuthoring(uow, testsRepo, structure, constructorService, files, clock);
   await app.register(testRoutes({ authoring, uploads }));
@@ -358,11 +367,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(profileRoutes(new ProfileService(users, credentials, limiter, clock)));
   const analytics = new AnalyticsService(users, courses, catalogueRepo, engine, people, scormResults);
   await app.register(analyticsRoutes(analytics));
-  await app.register(exportsRoutes(new ExportsService(analytics, usersService, audit, clock, people)));
+  await app.register(exportsRoutes(new ExportsService(analytics, usersService, audit, clock, people, certificates)));
   await app.register(systemRoutes({ config, routes: registeredRoutes }));
   await app.register(
     storageRoutes({
-      storage: new Storage(config.dataDir),
+      storage,
       files,
       access: new FileAccess(users, courses, enrollment, engine),
     }),

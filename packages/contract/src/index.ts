@@ -20,3 +20,4 @@ export * from './assignment.js';
 export * from './signIns.js';
 export * from './oidc.js';
 export * from './scorm.js';
+export * from './certificates.js';

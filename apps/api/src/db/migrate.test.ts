@@ -71,6 +71,7 @@ describe(`migrations (${dialectName})`, () => {
         '0025_line_manager',
         '0026_sign_ins',
         '0027_scorm',
+        '0028_certificates',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -263,6 +264,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0025_line_manager',
         '0026_sign_ins',
         '0027_scorm',
+        '0028_certificates',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -348,6 +350,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0025_line_manager',
         '0026_sign_ins',
         '0027_scorm',
+        '0028_certificates',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
@@ -389,6 +392,7 @@ describe(`migration 0018 (${dialectName})`, () => {
         '0025_line_manager',
         '0026_sign_ins',
         '0027_scorm',
+        '0028_certificates',
       ]);
       const kept = await k.selectFrom('mail_log').selectAll().executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ id: 2, subject: 'Сводка', status: 'sent', queued_at: sentAt, sent_at: sentAt });

@@ -510,6 +510,42 @@ export interface ScormRunsTable {
   created_at: Stamp;
   updated_at: Stamp;
 }
+/** Per course: whether completing it issues a certificate, and what the certificate says (modules/certificates). */
+export interface CertificateSettingsTable {
+  course_id: number;
+  enabled: boolean;
+  title: string;
+  signer_name: string | null;
+  signer_position: string | null;
+  /** A stored image (storage/), the company's logo on the certificate. */
+  logo_path: string | null;
+  updated_by: number | null;
+  updated_at: Time;
+}
+/** A certificate of completion, one per learner, course and cycle (issue 35), owned by modules/certificates. */
+export interface CertificatesTable {
+  id: Id;
+  /** Unguessable, public: the verification page's address. */
+  number: string;
+  user_id: number;
+  course_id: number;
+  cycle: number;
+  learner_name: string;
+  /** Name and number in lower case (Russian locale), for the admin list's search. */
+  search_text: string;
+  course_title: string;
+  title: string;
+  signer_name: string | null;
+  signer_position: string | null;
+  logo_path: string | null;
+  completed_at: Time;
+  /** The next re-certification (the cycle's end); null when the course does not recur. */
+  valid_until: Time | null;
+  issued_at: Time;
+  revoked_at: Time | null;
+  revoked_by: number | null;
+  revoke_reason: string | null;
+}
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -550,6 +586,8 @@ export interface Database {
   company_settings: CompanySettingsTable;
   scorm_packages: ScormPackagesTable;
   scorm_runs: ScormRunsTable;
+  certificate_settings: CertificateSettingsTable;
+  certificates: CertificatesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,5 +1,11 @@
 import { PassThrough } from 'node:stream';
-import { adminUsersExportQuery, analyticsExportQuery, auditExportQuery, errorResponse } from '@lms/contract';
+import {
+  adminUsersExportQuery,
+  analyticsExportQuery,
+  auditExportQuery,
+  certificatesExportQuery,
+  errorResponse,
+} from '@lms/contract';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ExportFile, ExportsService } from './service.js';
@@ -84,6 +90,20 @@ export const exportsRoutes =
         const file = await exportsService.analyticsPackages(await request.requireUser(), request.query);
         return download(reply, request.log, file);
       },
+    );
+
+    app.get(
+      '/api/admin/certificates/export',
+      {
+        config: { access: 'settings.manage', name: 'api.admin.certificates.export' },
+        schema: {
+          tags: ['settings'],
+          summary: 'The certificates list with its filters, every page, as .xlsx or .csv',
+          querystring: certificatesExportQuery,
+          response: errors,
+        },
+      },
+      async (request, reply) => download(reply, request.log, exportsService.certificates(request.query)),
     );
 
     app.get(

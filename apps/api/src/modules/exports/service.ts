@@ -5,6 +5,9 @@ import {
   auditChangeText,
   auditSubjectText,
   SCORM_STATUS_TEXT,
+  CERTIFICATE_STATUS_TEXT,
+  type CertificateItem,
+  type CertificatesExportQuery,
   type AdminUserListItem,
   type AdminUsersExportQuery,
   type AnalyticsEmployee,
@@ -20,6 +23,7 @@ import type { EmployeeCourse } from '../analytics/employeeCourses.js';
 import type { PackageResultRow } from '../analytics/packageResults.js';
 import type { AnalyticsService } from '../analytics/service.js';
 import type { AuditService } from '../audit/service.js';
+import type { CertificatesService } from '../certificates/service.js';
 import type { UsersService } from '../users/service.js';
 import { cellSheet, wallClock, type CellSheet, type Sheet } from './writer.js';
 
@@ -96,7 +100,35 @@ export class ExportsService {
     private readonly clock: Clock,
     /** The company's time zone (TIMEZONE): deadlines' days, and times of day when the viewer sends no zone. */
     private readonly people: PeopleTime,
+    private readonly certificateList: Pick<CertificatesService, 'batches' | 'item'>,
   ) {}
+
+  /** The admin's certificates list with its filters, every page, newest first (docs/rules.md §Certificates). */
+  certificates(query: CertificatesExportQuery): ExportFile {
+    const tz = query.tz ?? this.people.timeZone;
+    const { format, tz: _tz, ...filter } = query;
+    const list = this.certificateList;
+    async function* rows(): AsyncGenerator<CertificateItem[]> {
+      for await (const batch of list.batches(filter)) yield batch.map((r) => list.item(r));
+    }
+    const day = (value: string | null) => (value ? this.people.day(value) : null);
+    const sheet: Sheet<CertificateItem> = {
+      name: 'Сертификаты',
+      columns: [
+        { header: 'Номер', kind: 'text', width: 18, value: (c) => c.number },
+        { header: 'Сотрудник', kind: 'text', width: 32, value: (c) => c.learner_name },
+        { header: 'Отдел', kind: 'text', width: 24, value: (c) => c.department },
+        { header: 'Курс', kind: 'text', width: 36, value: (c) => c.course_title },
+        { header: 'Дата завершения', kind: 'date', width: 16, value: (c) => day(c.completed_at) },
+        { header: 'Действителен до', kind: 'date', width: 16, value: (c) => day(c.valid_until) },
+        { header: 'Статус', kind: 'text', width: 20, value: (c) => CERTIFICATE_STATUS_TEXT[c.status] },
+        { header: 'Причина отзыва', kind: 'text', width: 32, value: (c) => c.revoke_reason },
+        { header: 'Выдан', kind: 'datetime', width: 20, value: (c) => viewerTime(c.issued_at, tz) },
+      ],
+      rows: rows(),
+    };
+    return { format, ...this.names(format, 'certificates', 'Сертификаты', tz), sheets: [cellSheet(sheet)] };
+  }
 
   /** A deadline as the screen writes it: the company's calendar day (AnalyticsService's displayDate). */
   private readonly deadlineDay = (value: string | null): Date | null => (value ? this.people.day(value) : null);

@@ -36,7 +36,7 @@ function fieldValue(part: MultipartFile, name: string): string | undefined {
   return one && one.type === 'field' && typeof one.value === 'string' ? one.value : undefined;
 }
 
-async function filePart(request: FastifyRequest, field: string, maxBytes: number): Promise<MultipartFile> {
+export async function filePart(request: FastifyRequest, field: string, maxBytes: number): Promise<MultipartFile> {
   if (!request.isMultipart()) throw unprocessable(M.noFile, { [field]: [M.noFile] });
   // One byte over the limit marks an upload too large (the stream reports `truncated`).
   const part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: 1024 } });

@@ -16,6 +16,24 @@ import { pairInputs } from './pairInputs.js';
 import type { ProgressRepository } from './repository.js';
 import { rankingChanged } from './urgency.js';
 
+/**
+ * Told, inside the transaction that wrote them, of the pairs whose row became complete (a first
+ * completion, or one in a new cycle): the certificates module issues what they earn.
+ */
+export interface CompletionListener {
+  completed(rows: readonly StoredState[]): Promise<void>;
+}
+
+/** Rows complete now that were not, in that cycle, before. */
+function newlyCompleted(before: readonly StoredState[], after: readonly StoredState[]): StoredState[] {
+  const was = new Map(before.map((r) => [key(r.user_id, r.course_id), r]));
+  return after.filter((r) => {
+    if (r.completed_at === null) return false;
+    const old = was.get(key(r.user_id, r.course_id));
+    return !old || old.completed_at === null || old.cycle !== r.cycle;
+  });
+}
+
 export interface StateScope {
   userIds?: readonly number[];
   courseIds?: readonly number[];
@@ -44,7 +62,14 @@ export class LearningStates {
     private readonly enrollment: EnrollmentRepository,
     private readonly rankings: KeptRankings,
     private readonly clock: Clock,
+    private readonly completions?: CompletionListener,
   ) {}
+
+  private async told(before: readonly StoredState[], after: readonly StoredState[]): Promise<void> {
+    if (!this.completions) return;
+    const rows = newlyCompleted(before, after);
+    if (rows.length > 0) await this.completions.completed(rows);
+  }
 
   private get db() {
     return this.uow.db;
@@ -131,6 +156,7 @@ export class LearningStates {
         .execute();
     const moved = rankingChanged(before, rows);
     if (moved.length > 0) await this.rankings.changed(moved, now);
+    await this.told(before, rows);
   }
 
   /** The courses in which the users (every user when none is named) have a row, an enrollment or a record. */
@@ -177,6 +203,7 @@ export class LearningStates {
     else return;
     const moved = rankingChanged(stored ? [stored] : [], row ? [row] : []);
     if (moved.length > 0) await this.rankings.changed(moved, this.clock.now());
+    await this.told(stored ? [stored] : [], row ? [row] : []);
   }
 
   /** Deletes the rows within the scope (all rows of the users when no course is named) and returns them. */
@@ -233,6 +260,16 @@ export class LearningStates {
   }
 
   /** Every row and course total from the records (after the migration that made the tables, seeding). */
+  /** The course's pairs whose current cycle is complete (certificates issued when switched on). */
+  completedRows(courseId: number): Promise<StoredState[]> {
+    return this.db
+      .selectFrom('learning_states')
+      .selectAll()
+      .where('course_id', '=', courseId)
+      .where('completed_at', 'is not', null)
+      .execute();
+  }
+
   async rebuild(): Promise<void> {
     const courseIds = (await this.courses.rules()).map((c) => c.id);
     for (const id of courseIds) await this.refresh({ courseIds: [id] });
