@@ -151,7 +151,14 @@ describe(`certificates (${dialectName})`, () => {
     expect(own.statusCode).toBe(200);
     expect(own.headers['content-type']).toBe('application/pdf');
     const text = await pdfText(own.rawPayload);
-    for (const part of ['Удостоверение', 'Иванова Мария', 'Охрана труда', certificate.number, 'Петров П. П.', '/verify/']) {
+    for (const part of [
+      'Удостоверение',
+      'Иванова Мария',
+      'Охрана труда',
+      certificate.number,
+      'Петров П. П.',
+      '/verify/',
+    ]) {
       expect(text).toContain(part);
     }
     const manager = (await clientAs(ctx, 'manager', { department_id: department })).client;
