@@ -125,5 +125,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     css: false,
+    // As the API's: a screen test that renders a whole page waits longer than 5 s on a busy machine.
+    testTimeout: 20000,
   },
 });
