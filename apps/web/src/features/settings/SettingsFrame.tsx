@@ -2,6 +2,7 @@ import { Box, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import {
   IconBuildingCommunity,
+  IconCertificate,
   IconHistory,
   IconLogin2,
   IconMail,
@@ -15,6 +16,7 @@ import { Link } from '../../shared/Link';
 import { ContentLoader } from '../../shared/FullPageLoader';
 import { useSession } from '../../shared/session';
 import { AUDIT_TEXTS } from './audit';
+import { CERTIFICATES_TEXTS } from './certificates';
 import { canManageSettings } from './logic';
 import { MAIL_LOG_TEXTS } from './mailLog';
 import { SIGN_IN_TEXTS } from './signInTexts';
@@ -34,6 +36,7 @@ export const SETTINGS_TABS: SettingsTab[] = [
   { to: '/settings/sign-in', label: SIGN_IN_TEXTS.tab, icon: IconLogin2 },
   { to: '/settings/audit', label: AUDIT_TEXTS.tab, icon: IconHistory },
   { to: '/settings/mail-log', label: MAIL_LOG_TEXTS.tab, icon: IconMail },
+  { to: '/settings/certificates', label: CERTIFICATES_TEXTS.tab, icon: IconCertificate },
 ];
 
 function normalize(path: string): string {
