@@ -57,8 +57,7 @@ export function RevokeDialog({ certificate, onClose }: { certificate: Certificat
               label={C.reason}
               placeholder={C.reasonPlaceholder}
               required
-              autosize
-              minRows={3}
+              rows={3}
               maxLength={500}
               value={reason}
               error={error}

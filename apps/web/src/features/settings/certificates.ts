@@ -13,6 +13,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { parseAnswer } from '../../lib/answer';
+import { resultMessage, UnsuccessfulAnswer } from '../../lib/errors';
 import { http } from '../../lib/http';
 import { cleanSearch, SIGN_INS_SEARCH_DEBOUNCE_MS } from './signIns';
 
@@ -176,19 +177,15 @@ export function useRevokeCertificate() {
   });
 }
 
-/** The message of a refused download (the server's 422 `result.message`), when it is one. */
-async function refusal(answer: Response): Promise<string | undefined> {
+/** The reason of a refused download (the server's 422 `result.message`), when the body says one. */
+async function refusal(answer: Response): Promise<UnsuccessfulAnswer> {
+  let body: unknown;
   try {
-    const body: unknown = await answer.json();
-    if (typeof body === 'object' && body !== null && 'result' in body) {
-      const result: unknown = body.result;
-      if (typeof result === 'object' && result !== null && 'message' in result && typeof result.message === 'string')
-        return result.message;
-    }
+    body = await answer.json();
   } catch {
-    // not JSON: no message of its own
+    // not JSON: no reason of its own
   }
-  return undefined;
+  return new UnsuccessfulAnswer(resultMessage(body));
 }
 
 /**
@@ -202,7 +199,7 @@ export async function downloadArchive(filters: CertificateFilters): Promise<void
     credentials: 'same-origin',
     headers: { 'X-Requested-With': 'XMLHttpRequest' },
   });
-  if (!answer.ok) throw new Error((await refusal(answer)) ?? CERTIFICATES_TEXTS.archiveError);
+  if (!answer.ok) throw await refusal(answer);
   const url = URL.createObjectURL(await answer.blob());
   const link = document.createElement('a');
   link.href = url;

@@ -1,7 +1,6 @@
 import { certificateVerificationResponse, type CertificateVerification } from '@lms/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { parseAnswer } from '../../lib/answer';
-import { errorStatus } from '../../lib/errors';
 import { http } from '../../lib/http';
 
 /** GET /api/certificates/verify/{number}: public, so a 401 never sends the visitor to /login. */
@@ -14,8 +13,6 @@ export const verificationQuery = (number: string) =>
       });
       return parseAnswer(certificateVerificationResponse, data).result.certificate;
     },
-    // An unknown or malformed number, or the limit reached, does not change by asking again at once.
-    retry: (count, error) => ![404, 422, 429].includes(errorStatus(error) ?? 0) && count < 2,
     staleTime: 60_000,
   });
 
