@@ -35,7 +35,10 @@ async function createCourse(page: Page, learnerId: number): Promise<{ courseId: 
   const lessonId = (
     (await apiCall(page, 'POST', '/api/courses/lessons', { name: 'Инструктаж', module_id: moduleId })) as Created
   ).result.item.id;
-  await apiCall(page, 'PUT', `/api/courses/${courseId}/lessons/${lessonId}`, { name: 'Инструктаж', is_published: true });
+  await apiCall(page, 'PUT', `/api/courses/${courseId}/lessons/${lessonId}`, {
+    name: 'Инструктаж',
+    is_published: true,
+  });
   await apiCall(page, 'POST', `/api/courses/${courseId}/publish`, { is_published: true });
   await apiCall(page, 'POST', '/api/admin/user-courses/attach', { user_id: learnerId, course_ids: [courseId] });
   return { courseId, lessonId };
@@ -114,8 +117,9 @@ test('a learner earns a certificate, downloads it, anyone verifies it, an admin 
   const pdf = join(SCREENS, 'certificate.pdf');
   await download.saveAs(pdf);
   expect(readFileSync(pdf).subarray(0, 4).toString('latin1')).toBe('%PDF');
-  const number = ((await apiCall(learner, 'GET', '/api/my/certificates')) as { result: { items: CertificateItem[] } })
-    .result.items.find((c) => c.course_id === courseId)!.number;
+  const number = (
+    (await apiCall(learner, 'GET', '/api/my/certificates')) as { result: { items: CertificateItem[] } }
+  ).result.items.find((c) => c.course_id === courseId)!.number;
 
   // anyone checks the number, without signing in
   const guestContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });

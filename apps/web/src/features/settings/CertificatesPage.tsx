@@ -134,7 +134,7 @@ function CertificatesTab() {
       <PagedTableCard loading={list.isPlaceholderData}>
         <SettingsTable
           label={C.tab}
-          minWidth={phone ? 0 : 1100}
+          minWidth={phone ? 0 : 940}
           head={
             phone ? (
               <Table.Th>{C.colCertificate}</Table.Th>
@@ -225,7 +225,7 @@ function Status({ item }: { item: CertificateItem }) {
 function Row({ item, timeZone, onRevoke }: RowProps) {
   return (
     <Table.Tr data-testid="certificate-row">
-      <Table.Td style={{ whiteSpace: 'nowrap', fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 }}>
+      <Table.Td style={{ whiteSpace: 'nowrap', fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 }}>
         <Anchor href={item.verify_url} target="_blank" rel="noopener" inherit>
           {item.number}
         </Anchor>
@@ -238,7 +238,7 @@ function Row({ item, timeZone, onRevoke }: RowProps) {
       <Table.Td>
         <Text size="sm">{item.department ?? C.noDepartment}</Text>
       </Table.Td>
-      <Table.Td>
+      <Table.Td miw={150}>
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           {item.course_title}
         </Text>
@@ -279,8 +279,10 @@ function CompactRow({ item, timeZone, onRevoke }: RowProps) {
             {item.department ? ` · ${item.department}` : ''}
           </Text>
           <Text size="xs" c="dimmed">
-            {C.colCompleted}: {certificateDate(item.completed_at, timeZone)} · {C.colValidUntil.toLowerCase()}:{' '}
-            {validUntilText(item.valid_until, timeZone)}
+            {C.colCompleted}: {certificateDate(item.completed_at, timeZone)} ·{' '}
+            {item.valid_until
+              ? `${C.colValidUntil} ${validUntilText(item.valid_until, timeZone)}`
+              : validUntilText(null)}
           </Text>
           {item.status === 'revoked' && item.revoke_reason ? (
             <Text size="xs" c="red.8">

@@ -76,7 +76,8 @@ function SettingsNav() {
               to={to}
               aria-current={active ? 'page' : undefined}
               data-active={active || undefined}
-              px={{ base: 'sm', sm: 'md' }}
+              // the smaller padding up to xl: seven tabs fit a 1280-px window without scrolling
+              px={{ base: 'sm', xl: 'md' }}
               py="sm"
               style={{
                 display: 'flex',

@@ -25,9 +25,10 @@ const STATE_LOOK: Record<CertificateStatus, { color: string; icon: ReactNode }> 
 export default function VerifyPage() {
   const number = (useParams().number ?? '').trim().toUpperCase();
   const config = usePublicConfig();
-  const companyName = companyNameOf(config.data);
-  useDocumentTitle(`${T.pageTitle} · ${companyName}`);
   const check = useVerification(number);
+  // the issuer as the certificate names it, the platform's own name until it is read
+  const companyName = check.data?.company_name ?? companyNameOf(config.data);
+  useDocumentTitle(`${T.pageTitle} · ${companyName}`);
   const status = errorStatus(check.error);
 
   let body: ReactNode;
