@@ -23,7 +23,7 @@ import { RevokeDialog } from './RevokeDialog';
 import { SettingsFrame } from './SettingsFrame';
 import { AccessDenied, DataTableBody, SettingsTable, useErrorToast } from './ui';
 
-const COLUMNS = 8;
+const COLUMNS = 7;
 const ALL = '';
 const STATUS_OPTIONS = [
   { value: ALL, label: C.allStatuses },
@@ -142,7 +142,6 @@ function CertificatesTab() {
               <>
                 <Table.Th>{C.colNumber}</Table.Th>
                 <Table.Th>{C.colEmployee}</Table.Th>
-                <Table.Th>{C.colDepartment}</Table.Th>
                 <Table.Th>{C.colCourse}</Table.Th>
                 <Table.Th>{C.colCompleted}</Table.Th>
                 <Table.Th>{C.colValidUntil}</Table.Th>
@@ -180,9 +179,9 @@ interface RowProps {
   onRevoke: () => void;
 }
 
-function Actions({ item, onRevoke }: Omit<RowProps, 'timeZone'>) {
-  return (
-    <Group gap={4} wrap="nowrap" justify="flex-end">
+function Actions({ item, onRevoke, stacked = false }: Omit<RowProps, 'timeZone'> & { stacked?: boolean }) {
+  const buttons = (
+    <>
       <Button
         component="a"
         href={item.pdf_url}
@@ -205,6 +204,15 @@ function Actions({ item, onRevoke }: Omit<RowProps, 'timeZone'>) {
           {C.revoke}
         </Button>
       ) : null}
+    </>
+  );
+  return stacked ? (
+    <Stack gap={4} align="flex-start">
+      {buttons}
+    </Stack>
+  ) : (
+    <Group gap={4} wrap="nowrap" justify="flex-end">
+      {buttons}
     </Group>
   );
 }
@@ -230,13 +238,14 @@ function Row({ item, timeZone, onRevoke }: RowProps) {
           {item.number}
         </Anchor>
       </Table.Td>
+      {/* the department under the name: one column less, so the table fits a laptop's width */}
       <Table.Td>
         <Text size="sm" fw={600}>
           {item.learner_name}
         </Text>
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm">{item.department ?? C.noDepartment}</Text>
+        <Text size="xs" c="dimmed">
+          {item.department ?? C.noDepartment}
+        </Text>
       </Table.Td>
       <Table.Td miw={150}>
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
@@ -253,7 +262,7 @@ function Row({ item, timeZone, onRevoke }: RowProps) {
         <Status item={item} />
       </Table.Td>
       <Table.Td>
-        <Actions item={item} onRevoke={onRevoke} />
+        <Actions item={item} onRevoke={onRevoke} stacked />
       </Table.Td>
     </Table.Tr>
   );

@@ -66,7 +66,7 @@ function SettingsNav() {
         scrollbarWidth: 'none',
       }}
     >
-      <Group gap={4} wrap="nowrap">
+      <Group gap={0} wrap="nowrap">
         {SETTINGS_TABS.map(({ to, label, icon: TabIcon }) => {
           const active = current === to;
           return (
