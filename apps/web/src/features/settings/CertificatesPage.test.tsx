@@ -59,7 +59,6 @@ describe('Settings, certificates tab', { timeout: 20_000 }, () => {
     expect(head).toEqual([
       'Номер',
       'Сотрудник',
-      'Подразделение',
       'Курс',
       'Завершен',
       'Действителен до',
@@ -68,6 +67,7 @@ describe('Settings, certificates tab', { timeout: 20_000 }, () => {
     ]);
     const [first, second] = rows() as [HTMLElement, HTMLElement];
     expect(within(first).getByText('Иванов Иван')).toBeInTheDocument();
+    expect(within(first).getByText('Бухгалтерия')).toBeInTheDocument();
     expect(within(first).getByText('Бессрочно')).toBeInTheDocument();
     expect(within(first).getByText('Действителен')).toBeInTheDocument();
     expect(within(first).getByRole('link', { name: 'Скачать PDF сертификата C-AAAA-BBBB-CCCC' })).toHaveAttribute(
