@@ -56,15 +56,7 @@ describe('Settings, certificates tab', { timeout: 20_000 }, () => {
     const head = within(screen.getByRole('table', { name: 'Сертификаты' }))
       .getAllByRole('columnheader')
       .map((th) => th.textContent);
-    expect(head).toEqual([
-      'Номер',
-      'Сотрудник',
-      'Курс',
-      'Завершен',
-      'Действителен до',
-      'Статус',
-      'Действия',
-    ]);
+    expect(head).toEqual(['Номер', 'Сотрудник', 'Курс', 'Завершен', 'Действителен до', 'Статус', 'Действия']);
     const [first, second] = rows() as [HTMLElement, HTMLElement];
     expect(within(first).getByText('Иванов Иван')).toBeInTheDocument();
     expect(within(first).getByText('Бухгалтерия')).toBeInTheDocument();
