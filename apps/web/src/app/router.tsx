@@ -56,6 +56,7 @@ const protectedScreens: RouteObject[] = [
   { path: 'settings/sign-in', ...screen(() => import('../features/settings/SignInPage')) },
   { path: 'settings/audit', ...screen(() => import('../features/settings/AuditPage')) },
   { path: 'settings/mail-log', ...screen(() => import('../features/settings/MailLogPage')) },
+  { path: 'settings/certificates', ...screen(() => import('../features/settings/CertificatesPage')) },
   { path: 'settings/import', ...screen(() => import('../features/settings/ImportPage')) },
   { path: 'profile', ...screen(() => import('../features/profile/ProfilePage')) },
   { path: 'analytics', ...screen(() => import('../features/analytics/AnalyticsPage')) },
@@ -77,6 +78,8 @@ export const routes: RouteObject[] = [
           },
           { path: 'recovery', ...screen(() => import('../features/recovery/RecoveryRequestPage')) },
           { path: 'recovery/confirm', ...screen(() => import('../features/recovery/RecoveryConfirmPage')) },
+          // Public whether signed in or not: whoever holds a certificate's number checks it here.
+          { path: 'verify/:number', ...screen(() => import('../features/verify/VerifyPage')) },
         ],
       },
       {

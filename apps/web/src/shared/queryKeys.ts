@@ -34,3 +34,9 @@ export const homeQueryKeys = [userCoursesQueryKey, startedLessonsQueryKey] as co
 
 /** How the answers read once per page load (session, configuration, route table) are kept: never stale, never dropped. */
 export const READ_ONCE = { staleTime: Infinity, gcTime: Infinity } as const;
+
+/**
+ * The signed-in learner's certificates (GET /api/my/certificates): the profile and the course page
+ * read them; finishing a course can issue one, so the learning screens may drop them.
+ */
+export const myCertificatesQueryKey = ['my-certificates'] as const;

@@ -19,6 +19,7 @@ import { IconArrowLeft, IconCalendar, IconCheck, IconCopy, IconX } from '@tabler
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { EmployeeAvatar } from './EmployeeAvatar';
+import { EmployeeCertificates } from './EmployeeCertificates';
 import { messageOr } from '../../lib/errors';
 import { AppModal } from '../../shared/AppModal';
 import { usePublicConfig } from '../../shared/config';
@@ -238,6 +239,7 @@ function CourseListPanel({ user, onCourse }: { user: EmployeeDetail; onCourse: (
           </SimpleGrid>
         )}
       </Stack>
+      <EmployeeCertificates userId={user.id} />
     </Stack>
   );
 }

@@ -24,6 +24,7 @@ import { MissingCourse } from './loadErrors';
 import { ConstructorGate, parseId } from './ConstructorGate';
 import { T } from './texts';
 import { CourseAssignment } from './CourseAssignment';
+import { CertificateCard } from './CertificateCard';
 
 /** Visibility options (docs/product.md §Course settings): all → everyone, students → enrolled_only, none → nobody. */
 const ACCESS_OPTIONS: { value: Accessibility; label: string }[] = [
@@ -64,6 +65,7 @@ function CourseSettings({ courseId }: { courseId: number }) {
     body = (
       <>
         <SettingsForm key={course.data.id} course={course.data} />
+        <CertificateCard courseId={course.data.id} />
         <CourseAssignment courseId={course.data.id} />
       </>
     );

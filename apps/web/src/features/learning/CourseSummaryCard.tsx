@@ -3,6 +3,7 @@ import { Badge, Box, Flex, Group, Paper, Progress, Stack, Text, Title } from '@m
 import { IconCircleCheckFilled } from '@tabler/icons-react';
 import { CoverImage } from '../../shared/CourseCard';
 import { CourseDeadline } from '../../shared/CourseDeadline';
+import { CourseCertificate } from './CourseCertificate';
 import classes from './Learning.module.css';
 import { LEARNING_TEXTS as T, SUCCESS_GREEN } from './texts';
 
@@ -75,6 +76,7 @@ export function CourseSummaryCard({ course }: { course: CourseSummary | undefine
               {T.courseComplete}
             </Badge>
           ) : null}
+          <CourseCertificate courseId={course.id} />
         </Stack>
       </Flex>
     </Paper>

@@ -35,6 +35,8 @@ type Reply = MockReply | (() => MockReply | Promise<MockReply>);
 function setup(opts: { profile?: Reply; change?: Reply; preferences?: Reply } = {}) {
   const mock = mockHttp({
     'GET /api/profile': opts.profile ?? profileReply(learner),
+    // 'Мои сертификаты' has tests of its own (MyCertificates.test.tsx)
+    'GET /api/my/certificates': { status: 200, data: { result: { success: true, items: [] } } },
     'PUT /api/profile/preferences':
       opts.preferences ??
       ((request) => ({

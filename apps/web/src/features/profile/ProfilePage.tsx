@@ -24,6 +24,7 @@ import { hideToast, toastError, toastSuccess } from '../../shared/toast';
 import { checkPasswordForm, EMPTY_PASSWORD_FORM, profileView, SUBMIT_GREEN, type PasswordField } from './profile';
 import { useChangePassword, useProfile, useSavePreferences } from './queries';
 import { PROFILE_TEXTS as T } from './texts';
+import { MyCertificates } from './MyCertificates';
 
 /** One toast at a time for the password form: a new error replaces the last one. */
 const PASSWORD_TOAST_ID = 'profile-password';
@@ -259,6 +260,7 @@ export default function ProfilePage() {
         <PasswordCard />
         <ProfileMail />
       </SimpleGrid>
+      <MyCertificates />
     </Stack>
   );
 }

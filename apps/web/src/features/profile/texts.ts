@@ -31,4 +31,9 @@ export const PROFILE_TEXTS = {
   digestMailsOn: 'Еженедельная сводка включена',
   digestMailsOff: 'Еженедельная сводка отключена',
   preferencesFailed: 'Не удалось сохранить настройки уведомлений',
+  certificatesTitle: 'Мои сертификаты',
+  certificatesLoading: 'Загрузка сертификатов…',
+  certificatesError: 'Не удалось загрузить сертификаты',
+  certificatesEmpty:
+    'Сертификатов пока нет. Они появятся здесь, когда вы завершите курс, за который выдается сертификат.',
 } as const;

@@ -115,7 +115,7 @@ describe('Settings, audit tab', { timeout: 20_000 }, () => {
     const links = within(nav)
       .getAllByRole('link')
       .map((a) => a.textContent);
-    expect(links.slice(2)).toEqual(['Учебные группы', 'Вход', 'Журнал изменений', 'Журнал писем']);
+    expect(links.slice(2)).toEqual(['Учебные группы', 'Вход', 'Журнал изменений', 'Журнал писем', 'Сертификаты']);
     const tab = within(nav).getByRole('link', { name: 'Журнал изменений' });
     expect(tab).toHaveAttribute('href', '/settings/audit');
     expect(tab).toHaveAttribute('aria-current', 'page');

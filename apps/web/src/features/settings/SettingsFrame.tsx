@@ -2,6 +2,7 @@ import { Box, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import {
   IconBuildingCommunity,
+  IconCertificate,
   IconHistory,
   IconLogin2,
   IconMail,
@@ -15,6 +16,7 @@ import { Link } from '../../shared/Link';
 import { ContentLoader } from '../../shared/FullPageLoader';
 import { useSession } from '../../shared/session';
 import { AUDIT_TEXTS } from './audit';
+import { CERTIFICATES_TEXTS } from './certificates';
 import { canManageSettings } from './logic';
 import { MAIL_LOG_TEXTS } from './mailLog';
 import { SIGN_IN_TEXTS } from './signInTexts';
@@ -34,6 +36,7 @@ export const SETTINGS_TABS: SettingsTab[] = [
   { to: '/settings/sign-in', label: SIGN_IN_TEXTS.tab, icon: IconLogin2 },
   { to: '/settings/audit', label: AUDIT_TEXTS.tab, icon: IconHistory },
   { to: '/settings/mail-log', label: MAIL_LOG_TEXTS.tab, icon: IconMail },
+  { to: '/settings/certificates', label: CERTIFICATES_TEXTS.tab, icon: IconCertificate },
 ];
 
 function normalize(path: string): string {
@@ -63,7 +66,7 @@ function SettingsNav() {
         scrollbarWidth: 'none',
       }}
     >
-      <Group gap={4} wrap="nowrap">
+      <Group gap={0} wrap="nowrap">
         {SETTINGS_TABS.map(({ to, label, icon: TabIcon }) => {
           const active = current === to;
           return (
@@ -73,7 +76,8 @@ function SettingsNav() {
               to={to}
               aria-current={active ? 'page' : undefined}
               data-active={active || undefined}
-              px={{ base: 'sm', sm: 'md' }}
+              // the smaller padding up to xl: seven tabs fit a 1280-px window without scrolling
+              px={{ base: 'sm', xl: 'md' }}
               py="sm"
               style={{
                 display: 'flex',

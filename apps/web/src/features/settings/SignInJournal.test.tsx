@@ -36,7 +36,7 @@ describe('Settings, sign-in tab: the journal', { timeout: 20_000 }, () => {
       within(nav)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Сотрудники', 'Отделы', 'Учебные группы', 'Вход', 'Журнал изменений', 'Журнал писем']);
+    ).toEqual(['Сотрудники', 'Отделы', 'Учебные группы', 'Вход', 'Журнал изменений', 'Журнал писем', 'Сертификаты']);
     const tab = within(nav).getByRole('link', { name: 'Вход' });
     expect(tab).toHaveAttribute('href', '/settings/sign-in');
     expect(tab).toHaveAttribute('aria-current', 'page');
