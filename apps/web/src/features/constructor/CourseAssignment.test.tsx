@@ -41,6 +41,16 @@ function setup(routes: Record<string, MockReply | ((r: RecordedRequest) => MockR
     'GET /api/check-auth': { status: 200, data: authorUser },
     'GET /api/courses/7': { status: 200, data: { result: { success: true, course: constructorCourse() } } },
     'GET /api/courses/7/assignment': { status: 200, data: { result: { success: true, assignment: start } } },
+    // The page's certificate card (its own tests: CertificateCard.test.tsx).
+    'GET /api/courses/7/certificate': {
+      status: 200,
+      data: {
+        result: {
+          success: true,
+          settings: { enabled: false, title: 'Сертификат', signer_name: null, signer_position: null, logo: null },
+        },
+      },
+    },
     ...routes,
   });
   restore = mock.restore;
