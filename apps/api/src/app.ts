@@ -101,6 +101,8 @@ import { RateLimiter } from './platform/rateLimit.js';
 import { isClientPage, registerWebClient } from './platform/webClient.js';
 import { installSecurity, type RegisteredRoute } from './platform/security.js';
 import { SessionRepository, SessionResolver } from './platform/sessions.js';
+import type { FileStore } from './platform/fileStore/fileStore.js';
+import { createFileStore } from './platform/fileStore/fromConfig.js';
 
 /** Batches of the periodic renewal per run (2 000 rows each); the next run goes on with the rest. */
 const RENEWAL_BATCHES = 50;
@@ -116,6 +118,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** What delivers the outbox's mails: SMTP or .eml files per config by default; tests capture them. */
   mailTransport?: MailTransport;
+  /** Where files live: the store STORAGE_URL names by default; tests pass a bucket of their own. */
+  fileStore?: FileStore;
 }
 
 /** Work the server process runs on a timer (server.ts); tests call it with the injected clock. */
@@ -149,6 +153,8 @@ export type App = FastifyInstance & {
   stopAccepting(): Promise<void>;
   /** The outbox every mail goes through (for scripts and tests that send one as a service would). */
   mailer: Mailer;
+  /** Uploaded files and SCORM packages (a folder or a bucket). */
+  fileStore: FileStore;
 };
 
 const REDACT = [
@@ -237,6 +243,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const courses = new CoursesRepository(uow);
   const enrollment = new EnrollmentRepository(uow);
   const progress = new ProgressRepository(uow);
+  const fileStore = deps.fileStore ?? createFileStore(config);
   const storage = new Storage(config.dataDir);
   const limiter = new RateLimiter(db.kysely);
   // Certificates are issued in the transaction that completes a course: they listen to the learning state.
@@ -417,5 +424,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     syncDirectory: () => directory.run(),
     mailSettled: () => mailer.settled(),
   };
-  return Object.assign(app, { registeredRoutes, jobs, stopAccepting: drain.stopAccepting, mailer }) as unknown as App;
+  return Object.assign(app, {
+    registeredRoutes,
+    jobs,
+    stopAccepting: drain.stopAccepting,
+    mailer,
+    fileStore,
+  }) as unknown as App;
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { isTimeZone } from '@lms/contract';
 import { z } from 'zod';
+import type { S3Settings } from './platform/fileStore/s3Store.js';
 import { parseDrainMs } from './platform/shutdown.js';
 
 const bool = z
@@ -28,6 +29,22 @@ const envSchema = z.object({
     .url()
     .refine((v) => /^https?:/.test(v), 'CONTENT_URL must be an http(s) address')
     .optional(),
+  /** Where files live (issue 36): unset for DATA_DIR's folders, or s3://bucket/prefix. */
+  STORAGE_URL: z
+    .string()
+    .regex(
+      /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/,
+      'STORAGE_URL must look like s3://bucket or s3://bucket/prefix',
+    )
+    .optional()
+    .or(z.literal('')),
+  /** The S3-compatible service's address; unset means AWS itself. */
+  S3_ENDPOINT: z.string().url().optional().or(z.literal('')),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** bucket in the path (MinIO, Ceph and most S3-compatible services) instead of the host name. */
+  S3_FORCE_PATH_STYLE: bool.default(false),
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   APP_SECRET: z.string().min(32).optional(),
@@ -123,6 +140,8 @@ export interface Config {
    * address, each package in a sandboxed frame without same-origin (docs/decisions.md §SCORM content).
    */
   contentUrl: string | undefined;
+  /** Where uploaded files and SCORM packages live: DATA_DIR's folders, or an S3 bucket. */
+  storage: StorageConfig;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   appSecret: string | undefined;
@@ -155,6 +174,8 @@ export interface Config {
   };
 }
 
+export type StorageConfig = { kind: 'folder' } | ({ kind: 's3' } & S3Settings);
+
 export interface DirectoryConfig {
   url: string;
   bindDn: string;
@@ -178,6 +199,22 @@ export interface DirectoryConfig {
   pageSize: number;
   /** 0: no scheduled sync. */
   intervalMs: number;
+}
+
+function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {
+  if (!e.STORAGE_URL) return { kind: 'folder' };
+  const [, bucket = '', path = ''] = /^s3:\/\/([^/]+)\/?(.*)$/.exec(e.STORAGE_URL) ?? [];
+  const prefix = path.replace(/^\/+|\/+$/g, '');
+  return {
+    kind: 's3',
+    bucket,
+    prefix: prefix ? `${prefix}/` : '',
+    endpoint: e.S3_ENDPOINT || undefined,
+    region: e.S3_REGION,
+    accessKeyId: e.S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY || undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+  };
 }
 
 /** CONTENT_URL's origin: another host than the platform's, or its host would serve nothing else. */
@@ -299,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginDomain,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     contentUrl: contentOrigin(e),
+    storage: storageConfig(e),
     adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
     appSecret: e.APP_SECRET,
