@@ -244,7 +244,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const enrollment = new EnrollmentRepository(uow);
   const progress = new ProgressRepository(uow);
   const fileStore = deps.fileStore ?? createFileStore(config);
-  const storage = new Storage(config.dataDir);
+  const storage = new Storage(fileStore);
   const limiter = new RateLimiter(db.kysely);
   // Certificates are issued in the transaction that completes a course: they listen to the learning state.
   const certificates = certificateService({
@@ -348,7 +348,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(constructorRoutes(constructorService));
   // Files stream to disk (modules/files/uploads.ts); each route sets its own smaller limit.
   await registerMultipart(app, { fileSize: FILE_MAX_BYTES + 1, files: 1, fields: 10 });
-  const uploads = new Uploads(config.dataDir, uow, files, clock);
+  const uploads = new Uploads(fileStore, uow, files, clock);
   const { invitations, directory } = await registerPeople(app, {
     config,
     uow,
@@ -375,7 +375,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const analytics = new AnalyticsService(users, courses, catalogueRepo, engine, people, scormResults);
   await app.register(analyticsRoutes(analytics));
   await app.register(exportsRoutes(new ExportsService(analytics, usersService, audit, clock, people, certificates)));
-  await app.register(systemRoutes({ config, routes: registeredRoutes }));
+  await app.register(systemRoutes({ config, routes: registeredRoutes, store: fileStore }));
   await app.register(
     storageRoutes({
       storage,

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { loadConfig } from '../config.js';
 import { connect } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { Storage } from '../modules/files/storage.js';
+import { FolderStore } from './fileStore/folderStore.js';
 import { createTransport } from './mail/transport.js';
 import { loadAppSecret } from './secret.js';
 
@@ -62,13 +62,14 @@ describe('files under DATA_DIR are owner-only', () => {
     expect(mode(join(dataDir, 'app-secret'))).toBe(0o600);
   });
 
-  it('the storage folder, also when it existed before', () => {
+  it('the storage and SCORM folders, also when they existed before', () => {
     const fresh = join(root, 'fresh');
-    new Storage(fresh);
+    new FolderStore(fresh);
     expect(mode(join(fresh, 'storage'))).toBe(0o700);
+    expect(mode(join(fresh, 'scorm'))).toBe(0o700);
     const old = join(root, 'old');
     mkdirSync(join(old, 'storage'), { recursive: true, mode: 0o755 });
-    new Storage(old);
+    new FolderStore(old);
     expect(mode(join(old, 'storage'))).toBe(0o700);
   });
 

@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import {
   CERTIFICATE_MESSAGES as C,
@@ -263,10 +262,10 @@ export class CertificatesService implements CompletionListener {
 
   private async logo(path: string | null): Promise<{ bytes: Uint8Array; type: 'png' | 'jpeg' } | null> {
     if (!path) return null;
-    const file = await this.d.storage.open(path);
     const ext = extname(path).toLowerCase();
-    if (!file || !['.png', '.jpg', '.jpeg'].includes(ext)) return null;
-    return { bytes: await readFile(file.path), type: ext === '.png' ? 'png' : 'jpeg' };
+    if (!['.png', '.jpg', '.jpeg'].includes(ext)) return null;
+    const bytes = await this.d.storage.read(path);
+    return bytes ? { bytes, type: ext === '.png' ? 'png' : 'jpeg' } : null;
   }
 
   /** The public check: rate limited per address; a number that is not one answers as a missing one. */

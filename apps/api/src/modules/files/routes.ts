@@ -37,7 +37,7 @@ export const storageRoutes =
           const name = (await deps.files.originalName(relative)) ?? relative.split('/').pop() ?? 'file';
           reply.header('content-disposition', attachment(name));
         }
-        return reply.send(file.stream());
+        return reply.send(await file.stream());
       },
     );
   };

@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
-import { ensurePrivateDir } from '../../lib/privateFiles.js';
+import { extname } from 'node:path';
+import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { UPLOADS_PREFIX, type FileStore } from '../../platform/fileStore/fileStore.js';
 
 const IMAGE_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -12,47 +12,35 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 export interface StoredFile {
-  path: string;
   size: number;
   mime: string;
   inline: boolean;
-  stream(): NodeJS.ReadableStream;
+  stream(): Promise<Readable>;
 }
 
 /**
- * Files under DATA_DIR/storage. A request path never leaves that folder (`..`, absolute paths and
- * symlinks pointing outside are refused); only images are shown inline.
+ * Uploaded files as /storage serves them: `storage/<path>` of the file store (which refuses any path
+ * leaving its namespace); only images are shown inline.
  */
 export class Storage {
-  readonly root: string;
-  constructor(dataDir: string) {
-    this.root = resolve(join(dataDir, 'storage'));
-    // Owner-only, also when an older version or the demo seed made it: files are served through
-    // the access check of /storage, never read from the disk by another account.
-    ensurePrivateDir(this.root, { tighten: true });
-  }
+  constructor(private readonly store: FileStore) {}
 
   async open(relative: string): Promise<StoredFile | null> {
-    if (relative.includes('\0')) return null;
-    const candidate = resolve(this.root, relative.replace(/^\/+/, ''));
-    if (!candidate.startsWith(this.root + sep)) return null;
-    let real: string;
-    try {
-      real = await realpath(candidate);
-    } catch {
-      return null;
-    }
-    const rootReal = await realpath(this.root).catch(() => this.root);
-    if (!real.startsWith(rootReal + sep)) return null;
-    const info = await stat(real);
-    if (!info.isFile()) return null;
-    const image = IMAGE_TYPES[extname(real).toLowerCase()];
+    const key = `${UPLOADS_PREFIX}${relative.replace(/^\/+/, '')}`;
+    const found = await this.store.open(key);
+    if (!found) return null;
+    const image = IMAGE_TYPES[extname(key).toLowerCase()];
     return {
-      path: real,
-      size: info.size,
+      size: found.size,
       mime: image ?? 'application/octet-stream',
       inline: image !== undefined,
-      stream: () => createReadStream(real),
+      stream: () => found.stream(),
     };
+  }
+
+  /** The whole file (a small one: a logo read into a PDF), or null. */
+  async read(relative: string): Promise<Buffer | null> {
+    const file = await this.open(relative);
+    return file ? buffer(await file.stream()) : null;
   }
 }

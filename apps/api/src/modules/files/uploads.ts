@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { extname, join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { extname } from 'node:path';
+import { Readable } from 'node:stream';
 import { CONSTRUCTOR_MESSAGES as M, cleanFileName } from '@lms/contract';
 import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { HttpError, MESSAGES, unprocessable } from '../../platform/errors.js';
+import { UPLOADS_PREFIX, type FileStore } from '../../platform/fileStore/fileStore.js';
 import type { FilesRepository } from './repository.js';
 
 /** Image types accepted by content (magic bytes), whatever the name or the declared type say. */
@@ -54,75 +52,100 @@ export interface StoredUpload {
 class TooLarge extends Error {}
 class NotAnImage extends Error {}
 
+/** The first bytes of a stream, and the stream going on from them (nothing lost, nothing read twice). */
+async function peek(source: Readable, bytes: number): Promise<{ head: Buffer; rest: AsyncIterator<Buffer> }> {
+  const rest = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks: Buffer[] = [];
+  let length = 0;
+  while (length < bytes) {
+    const next = await rest.next();
+    if (next.done) break;
+    chunks.push(next.value);
+    length += next.value.length;
+  }
+  const head = Buffer.concat(chunks);
+  let replayed = false;
+  return {
+    head,
+    rest: {
+      next: async () => {
+        if (!replayed && head.length > 0) {
+          replayed = true;
+          return { done: false, value: head };
+        }
+        return rest.next();
+      },
+      return: async () => (await rest.return?.()) ?? { done: true, value: undefined },
+    },
+  };
+}
+
 /**
- * Uploads (docs/rules.md §Uploads): streamed to a temporary file, checked by size and (images) by
- * content, then renamed under a random name; the database row is written last, and an upload that
- * fails or is aborted leaves nothing behind.
+ * Uploads (docs/rules.md §Uploads): the first bytes are read to know what the file is (images by
+ * content), then the whole is streamed to the file store under a random name, counted against the
+ * limit on the way; the database row is written last, and an upload that fails or is aborted leaves
+ * nothing behind (the store keeps nothing of a body that failed).
  */
 export class Uploads {
-  readonly #root: string;
   constructor(
-    dataDir: string,
+    private readonly store: FileStore,
     private readonly uow: UnitOfWork,
     private readonly files: FilesRepository,
     private readonly clock: Clock,
-  ) {
-    this.#root = join(dataDir, 'storage');
-  }
+  ) {}
 
   async save(req: UploadRequest): Promise<StoredUpload> {
     // What the request's stream fails with is the request's doing (a form cut short), not the server's.
     // The parser reports a part cut short by emitting 'error' on it without ending or destroying it,
-    // and a pipeline started later would wait for ever: the error is made the stream's own.
+    // and a reader started later would wait for ever: the error is made the stream's own.
     let inputError: unknown;
     req.stream.once('error', (error) => {
       inputError = error;
       req.stream.destroy(error);
     });
-    const tmpDir = join(this.#root, 'tmp');
-    await mkdir(tmpDir, { recursive: true, mode: 0o700 });
-    const tmp = join(tmpDir, `${randomBytes(16).toString('hex')}.part`);
-    let size = 0;
-    let head = Buffer.alloc(0);
-    const guard = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        if (size > req.maxBytes) return done(new TooLarge());
-        if (head.length < HEAD_BYTES) {
-          head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)]);
-          if (req.kind === 'image' && head.length >= HEAD_BYTES && !sniffImage(head)) return done(new NotAnImage());
-        }
-        done(null, chunk);
-      },
-    });
+    let key: string | undefined;
+    let release: (() => Promise<unknown>) | undefined;
     try {
       // A part already torn down (cut short before it was read) has nothing to give.
       if (req.stream.destroyed) throw new HttpError(400, MESSAGES.badJson);
-      await pipeline(req.stream, guard, createWriteStream(tmp, { mode: 0o600 }));
-      if ((req.stream as Readable & { truncated?: boolean }).truncated) throw new TooLarge();
+      const { head, rest } = await peek(req.stream, HEAD_BYTES);
+      release = () => rest.return?.() ?? Promise.resolve();
       const image = sniffImage(head);
       if (req.kind === 'image' && !image) throw new NotAnImage();
-      await req.beforeKeep?.();
+      if (head.length > req.maxBytes) throw new TooLarge();
       const ext = this.extension(req.originalName, image?.ext);
       const relative = `${req.folder}/${randomBytes(16).toString('hex')}${ext}`;
-      await mkdir(join(this.#root, req.folder), { recursive: true, mode: 0o700 });
-      await rename(tmp, join(this.#root, relative));
+      let size = 0;
+      const limited = Readable.from(
+        (async function* () {
+          try {
+            for (let next = await rest.next(); !next.done; next = await rest.next()) {
+              size += next.value.length;
+              if (size > req.maxBytes) throw new TooLarge();
+              yield next.value;
+            }
+          } finally {
+            await rest.return?.();
+          }
+        })(),
+      );
+      key = `${UPLOADS_PREFIX}${relative}`;
+      await this.store.write(key, limited, { contentType: image?.mime });
+      if ((req.stream as Readable & { truncated?: boolean }).truncated) throw new TooLarge();
+      await req.beforeKeep?.();
       const originalName = cleanFileName(req.originalName, `file${ext}`);
       const mime = image?.mime ?? 'application/octet-stream';
-      try {
-        await this.uow.run(() =>
-          this.files.insert(
-            { path: relative, original_filename: originalName, mime, size, uploaded_by: req.userId },
-            iso(this.clock.now()),
-          ),
-        );
-      } catch (error) {
-        await rm(join(this.#root, relative), { force: true });
-        throw error;
-      }
+      await this.uow.run(() =>
+        this.files.insert(
+          { path: relative, original_filename: originalName, mime, size, uploaded_by: req.userId },
+          iso(this.clock.now()),
+        ),
+      );
       return { file_path: relative, original_filename: originalName, mime, size };
     } catch (error) {
-      await rm(tmp, { force: true });
+      if (key) await this.store.remove(key).catch(() => undefined);
+      // A body refused before it was streamed is torn down, as one refused on the way is.
+      await release?.().catch(() => undefined);
       // The rest of the request body is not read: the client gets its answer at once.
       req.stream.resume();
       if (error instanceof TooLarge) {
@@ -131,7 +154,7 @@ export class Uploads {
       if (error instanceof NotAnImage) throw unprocessable(M.badImage, { image: [M.badImage] });
       if (error instanceof HttpError) throw error;
       if ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') throw unprocessable(M.uploadAborted);
-      if (error === inputError) throw new HttpError(400, MESSAGES.badJson);
+      if (inputError !== undefined) throw new HttpError(400, MESSAGES.badJson);
       throw error;
     }
   }
@@ -140,7 +163,7 @@ export class Uploads {
   async discard(paths: readonly string[]): Promise<void> {
     for (const path of paths) {
       await this.uow.run(() => this.files.delete(path));
-      await rm(join(this.#root, path), { force: true });
+      await this.store.remove(`${UPLOADS_PREFIX}${path}`);
     }
   }
 

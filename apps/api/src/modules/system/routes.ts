@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { publicConfigResponse, socialLinks, ziggyResponse, type Ziggy } from '@lms/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.js';
+import type { FileStore } from '../../platform/fileStore/fileStore.js';
 import type { RegisteredRoute } from '../../platform/security.js';
 
 const DEFAULT_SOCIAL_LINKS = new URL('../../../assets/social.links.json', import.meta.url);
@@ -20,7 +20,7 @@ export function namedRoutes(routes: readonly RegisteredRoute[]): Ziggy['routes']
 }
 
 export const systemRoutes =
-  (deps: { config: Config; routes: readonly RegisteredRoute[] }): FastifyPluginAsyncZod =>
+  (deps: { config: Config; routes: readonly RegisteredRoute[]; store: FileStore }): FastifyPluginAsyncZod =>
   async (app) => {
     const { config } = deps;
     let ziggy: Ziggy['routes'] | undefined;
@@ -64,9 +64,10 @@ export const systemRoutes =
         schema: { tags: ['shell'], summary: 'Footer social links', response: { 200: socialLinks } },
       },
       async () => {
-        const custom = join(config.dataDir, 'storage', 'json', 'social.links.json');
-        const file = existsSync(custom) ? custom : DEFAULT_SOCIAL_LINKS;
-        return socialLinks.parse(JSON.parse(await readFile(file, 'utf8')));
+        // The company's own links, where its files are (DATA_DIR/storage/json/ or the bucket).
+        const custom = await deps.store.open('storage/json/social.links.json');
+        const json = custom ? await text(await custom.stream()) : await readFile(DEFAULT_SOCIAL_LINKS, 'utf8');
+        return socialLinks.parse(JSON.parse(json));
       },
     );
   };

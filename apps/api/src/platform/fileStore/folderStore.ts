@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ensurePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../lib/privateFiles.js';
-import { isSafeKey, type FileStore, type OpenedObject, type StoredObject } from './fileStore.js';
+import { isSafeKey, SCORM_PREFIX, UPLOADS_PREFIX, type FileStore, type OpenedObject, type StoredObject } from './fileStore.js';
 
 /**
  * Objects as files under a folder (DATA_DIR by default: `storage/…`, `scorm/…`), owner-only. A write
@@ -20,6 +20,9 @@ export class FolderStore implements FileStore {
   constructor(root: string) {
     this.root = resolve(root);
     this.#tmp = join(this.root, '.store-tmp');
+    // Owner-only, also when an older version or the demo seed made them: files are served through
+    // the access checks, never read from the disk by another account.
+    for (const namespace of [UPLOADS_PREFIX, SCORM_PREFIX]) ensurePrivateDir(join(this.root, namespace), { tighten: true });
   }
 
   get location(): string {
@@ -70,7 +73,8 @@ export class FolderStore implements FileStore {
       return null;
     }
     const rootReal = await realpath(this.root).catch(() => this.root);
-    if (!real.startsWith(rootReal + sep)) return null;
+    // Where it really is must be a key too: no link out of the folder or into DATA_DIR's own files.
+    if (!isSafeKey(relative(rootReal, real).split(sep).join('/'))) return null;
     const info = await stat(real).catch(() => null);
     if (!info?.isFile()) return null;
     return {
