@@ -368,7 +368,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const learning = new LearningService(uow, courses, structure, progress, engine, clock, scormResults);
   await app.register(learningRoutes(learning));
   const scormParts = { repo: scormRepo, results: scormResults, structure, learning, users };
-  await registerScorm(app, { config, secret, uow, clock, ...scormParts });
+  await registerScorm(app, { config, secret, uow, clock, store: fileStore, ...scormParts });
   const attempts = new AttemptsService(uow, new AttemptsRepository(uow), testsRepo, learning, clock);
   await app.register(attemptRoutes({ attempts, authoring }));
   await app.register(profileRoutes(new ProfileService(users, credentials, limiter, clock)));

@@ -10,6 +10,7 @@ import { scormRoutes } from './modules/scorm/routes.js';
 import { ScormService } from './modules/scorm/service.js';
 import type { UsersRepository } from './modules/users/repository.js';
 import type { Clock } from './platform/clock.js';
+import type { FileStore } from './platform/fileStore/fileStore.js';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -28,6 +29,7 @@ export async function registerScorm(
     structure: CourseStructureRepository;
     learning: LearningService;
     users: UsersRepository;
+    store: FileStore;
   },
 ): Promise<ScormService> {
   const { config } = deps;
@@ -41,6 +43,7 @@ export async function registerScorm(
     deps.clock,
     {
       dataDir: config.dataDir,
+      store: deps.store,
       secret: deps.secret,
       contentOrigin: config.contentUrl,
       appOrigin: config.publicUrl ? new URL(config.publicUrl).origin : undefined,

@@ -456,7 +456,7 @@ export interface ScormPackagesTable {
   title: string;
   /** The launchable items in order, as the manifest gave them (modules/scorm/package/manifest.ts). */
   scos: Json<StoredSco[]>;
-  /** Folder under DATA_DIR/scorm holding the unpacked files. */
+  /** Folder under `scorm/` of the file store holding the unpacked files (platform/fileStore). */
   folder: string;
   original_filename: string;
   size: number;

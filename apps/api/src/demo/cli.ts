@@ -3,6 +3,7 @@ import { loadConfig } from '../config.js';
 import { connect } from '../db/connect.js';
 import { systemClock } from '../platform/clock.js';
 import { loadDemo } from './seed.js';
+import { createFileStore } from '../platform/fileStore/fromConfig.js';
 
 /**
  * `npm run demo` (node apps/api/dist/demo/cli.js): migrates the database, creates the first
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
         `    курсы: ${await count('courses')} (один из них — черновик), уроки: ${await count('lessons')}, тесты: ${await count('tests')}`,
       );
       lines.push('    назначения курсов, прогресс учеников, попытки тестов, картинки и файлы уроков');
-      lines.push(`    файлы: ${config.dataDir}/storage/demo/`);
+      lines.push(`    файлы: ${createFileStore(config).location.replace(/\/?$/, '/')}storage/demo/`);
     }
     if (result.users.length > 0) {
       lines.push('', `  Демо-пользователи (пароль у всех: ${result.password}):`);

@@ -6,6 +6,7 @@ import type { Clock } from '../platform/clock.js';
 import { hashPassword } from '../platform/passwords.js';
 import { DEPARTMENT_COURSES, GROUP_COURSES, MARKER_LOCAL, USER_COURSES, USERS } from './content.js';
 import { seedCourses, writeFiles } from './seedCourses.js';
+import { createFileStore } from '../platform/fileStore/fromConfig.js';
 import { demoTimes } from './seedKit.js';
 import { seedLearning } from './seedLearning.js';
 import { anyExists, demoEmail, seedPeople, type DemoAccount } from './seedPeople.js';
@@ -27,7 +28,7 @@ const ROLE_ORDER: Record<string, number> = { admin: 0, author: 1, manager: 2, le
  * Loads the demo organisation (departments, people, a study group, the course catalogue with
  * lessons, tests and files, assignments and learning progress), with times relative to the clock.
  * Idempotent: when any demo account (e.g. learner@<domain>) already exists, nothing is changed.
- * The database part is one transaction; the files are written to `${dataDir}/storage/demo/` first
+ * The database part is one transaction; the files are written to `storage/demo/` of the file store first
  * (rewriting them is harmless), so the rows never point at a missing file.
  */
 export async function loadDemo(db: Kysely<Database>, config: Config, clock: Clock): Promise<DemoResult> {
@@ -41,7 +42,7 @@ export async function loadDemo(db: Kysely<Database>, config: Config, clock: Cloc
 
   // Slow work outside the transaction: password hashes (one salt each) and the files on disk.
   const hashes = await Promise.all([...USERS, null].map(() => hashPassword(DEMO_PASSWORD)));
-  const stored = writeFiles(config.dataDir);
+  const stored = await writeFiles(createFileStore(config));
 
   return db.transaction().execute(async (trx): Promise<DemoResult> => {
     if (await anyExists(trx, emails)) {

@@ -1,8 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { TestSettings } from '@lms/contract';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { UPLOADS_PREFIX, type FileStore } from '../platform/fileStore/fileStore.js';
 import {
   CATEGORIES,
   COURSES,
@@ -33,16 +33,16 @@ export interface SeededCourses {
 /** A demo file as written to disk, with its size. */
 export type StoredFile = DemoFile & { size: number };
 
-/** Writes every demo file under `${dataDir}/storage/`; returns what was written. */
-export function writeFiles(dataDir: string): StoredFile[] {
-  return (Object.keys(FILES) as FileKey[]).map((key) => {
+/** Writes every demo file under `storage/` of the file store (a folder or a bucket); returns what was written. */
+export async function writeFiles(store: FileStore): Promise<StoredFile[]> {
+  const stored: StoredFile[] = [];
+  for (const key of Object.keys(FILES) as FileKey[]) {
     const f: DemoFile = FILES[key];
     const bytes = f.bytes();
-    const target = join(dataDir, 'storage', f.path);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, bytes);
-    return { ...f, size: bytes.length };
-  });
+    await store.write(`${UPLOADS_PREFIX}${f.path}`, Readable.from([bytes]));
+    stored.push({ ...f, size: bytes.length });
+  }
+  return stored;
 }
 
 /**

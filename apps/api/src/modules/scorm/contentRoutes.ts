@@ -1,6 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
-import send from '@fastify/send';
+import { text } from 'node:stream/consumers';
 import { SCORM_LIMITS } from '@lms/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -8,6 +6,7 @@ import { z } from 'zod';
 import { MESSAGES } from '../../platform/errors.js';
 import { injectRuntime } from './runtime.js';
 import type { ScormService } from './service.js';
+import { sendStored } from './sendStored.js';
 
 /**
  * A package's files, its runtime and its commits (docs/decisions.md §SCORM content). Every address
@@ -31,7 +30,7 @@ function contentHeaders(reply: FastifyReply, sandbox: string): void {
   reply.removeHeader('cross-origin-opener-policy');
 }
 
-/** The part of the address after `/pkg/`, still encoded (send decodes it and refuses `..`). */
+/** The part of the address after `/pkg/`, still encoded (decoded once here; the store refuses `..`). */
 function packagePath(request: FastifyRequest, token: string): string {
   const url = request.raw.url ?? '';
   const start = `${CONTENT_PREFIX}${token}/pkg`.length;
@@ -95,31 +94,15 @@ export const scormContentRoutes =
         }
         const target = await scorm.content(token, decoded);
         contentHeaders(reply, scorm.sandbox);
-        if (target.launchDocument) {
-          const file = resolve(target.root, target.path);
-          if (!file.startsWith(resolve(target.root) + sep)) return notFound(reply);
-          const info = await stat(file).catch(() => null);
-          if (info?.isFile() && info.size <= LAUNCH_DOCUMENT_BYTES) {
-            const html = injectRuntime(await readFile(file, 'utf8'), `${CONTENT_PREFIX}${token}/lms/runtime.js`);
-            return reply.type('text/html; charset=utf-8').send(html);
-          }
+        const file = await scorm.open(target.key);
+        if (!file) return notFound(reply);
+        if (target.launchDocument && file.size <= LAUNCH_DOCUMENT_BYTES) {
+          const html = injectRuntime(await text(await file.stream()), `${CONTENT_PREFIX}${token}/lms/runtime.js`);
+          return reply.type('text/html; charset=utf-8').send(html);
         }
-        const sent = await send(request.raw, encoded, {
-          root: target.root,
-          dotfiles: 'allow',
-          index: false,
-          etag: true,
-          lastModified: true,
-          maxAge: 0,
-        });
-        if (sent.type !== 'file') {
-          sent.stream.destroy();
-          return notFound(reply);
-        }
-        reply.code(sent.statusCode).headers(sent.headers);
         // A capability address: the browser may keep it, no shared cache may.
         reply.header('cache-control', 'private, max-age=3600');
-        return reply.send(sent.stream);
+        return sendStored(request, reply, file, decoded);
       },
     );
   };

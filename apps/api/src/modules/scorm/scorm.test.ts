@@ -166,9 +166,10 @@ describe(`SCORM packages (${dialectName})`, () => {
       expect(res.statusCode, text).toBe(422);
       expect(res.json().result.message).toContain(text);
     }
-    const left = readdirSync(join(ctx.config.dataDir, 'scorm')).filter((name) => name !== '.incoming');
+    const left: string[] = [];
+    for await (const object of ctx.app.fileStore.list('scorm/')) left.push(object.key);
     expect(left).toEqual([]);
-    expect(readdirSync(join(ctx.config.dataDir, 'scorm', '.incoming'))).toEqual([]);
+    expect(readdirSync(join(ctx.config.dataDir, '.scorm-incoming'))).toEqual([]);
     // A plain lesson takes no package.
     const plain = await author.post('/api/courses/lessons', { module_id: moduleId });
     const upload = zipUpload(await scormPackage({ standard: '1.2', scos: [{ id: 'a', title: 'A' }] }));

@@ -15,6 +15,7 @@ import type { UnitOfWork } from '../../db/unitOfWork.js';
 import { ensurePrivateDir } from '../../lib/privateFiles.js';
 import { iso, type Clock } from '../../platform/clock.js';
 import { HttpError, notFound, unprocessable } from '../../platform/errors.js';
+import type { FileStore } from '../../platform/fileStore/fileStore.js';
 import type { SessionUser } from '../../platform/sessions.js';
 import type { CourseStructureRepository } from '../courses/structure.js';
 import type { LearningService } from '../learning/service.js';
@@ -27,9 +28,12 @@ import type { PackageRow, RunRow, ScormRepository } from './repository.js';
 import { summarize, type ScormResults } from './results.js';
 import { receiveFile, TooLarge } from './receive.js';
 import { runtimeScript } from './runtime.js';
+import { packageKey, removePackage, storePackage } from './packageFiles.js';
 
 export interface ScormSettings {
+  /** Packages are received and unpacked under DATA_DIR, then kept in the store. */
   dataDir: string;
+  store: FileStore;
   secret: string;
   /** CONTENT_URL's origin, or undefined: the platform's own, in a sandbox without same-origin. */
   contentOrigin: string | undefined;
@@ -38,10 +42,9 @@ export interface ScormSettings {
   uploadBytes: number;
 }
 
-/** What a content request resolves to: the package folder and the file asked for. */
+/** What a content request resolves to: the store's key of the file asked for. */
 export interface ContentTarget {
-  root: string;
-  path: string;
+  key: string;
   /** The SCO's launch document: the runtime's script goes into it. */
   launchDocument: boolean;
 }
@@ -54,7 +57,8 @@ const SANDBOX = 'allow-scripts allow-forms allow-popups allow-modals allow-downl
  * of one SCO by a learner, commits of the runtime's data and what they mean for the lesson's record.
  */
 export class ScormService {
-  readonly root: string;
+  /** Where archives are received and unpacked before their files go to the store. */
+  readonly #incoming: string;
   constructor(
     private readonly uow: UnitOfWork,
     private readonly repo: ScormRepository,
@@ -65,8 +69,8 @@ export class ScormService {
     private readonly clock: Clock,
     private readonly settings: ScormSettings,
   ) {
-    this.root = join(settings.dataDir, 'scorm');
-    ensurePrivateDir(this.root);
+    this.#incoming = join(settings.dataDir, '.scorm-incoming');
+    ensurePrivateDir(this.#incoming);
   }
 
   /** The iframe's sandbox attribute: same-origin only on a content origin of its own. */
@@ -108,15 +112,18 @@ export class ScormService {
   ): Promise<{ info: ScormPackageInfo; replaced: boolean }> {
     await this.scormLesson(courseId, lessonId);
     const folder = `p${randomBytes(12).toString('hex')}`;
-    const incoming = join(this.root, '.incoming');
+    const incoming = this.#incoming;
     await mkdir(incoming, { recursive: true, mode: 0o700 });
     const zipPath = join(incoming, `${folder}.zip`);
-    const target = join(this.root, folder);
+    const target = join(incoming, folder);
+    let stored = false;
     try {
       const size = await receiveFile(file.stream, zipPath, this.settings.uploadBytes);
       const unpacked = await unpackPackage(zipPath, target);
       const manifest = await readPackage(target);
       const scos: StoredSco[] = manifest.scos.map((s) => ({ ...s }));
+      stored = true;
+      await storePackage(this.settings.store, target, folder);
       const row = await this.uow.run(async () => {
         const current = await this.repo.current(lessonId);
         const now = iso(this.clock.now());
@@ -141,7 +148,7 @@ export class ScormService {
       const info = { ...packageInfo(row.inserted), uploaded_by: `${user.first_name} ${user.last_name}`, learners: 0 };
       return { info, replaced: row.replaced };
     } catch (error) {
-      await rm(target, { recursive: true, force: true });
+      if (stored) await removePackage(this.settings.store, folder);
       if (error instanceof TooLarge) throw new HttpError(413, SCORM_PACKAGE_PROBLEMS['too-big-upload']);
       if (error instanceof PackageRefused) {
         const text = SCORM_PACKAGE_PROBLEMS[error.problem];
@@ -152,6 +159,7 @@ export class ScormService {
       throw error;
     } finally {
       await rm(zipPath, { force: true });
+      await rm(target, { recursive: true, force: true });
     }
   }
 
@@ -264,7 +272,12 @@ export class ScormService {
   async content(token: string, path: string): Promise<ContentTarget> {
     const { pack, sco } = await this.launched(token);
     const normalised = path.replace(/^\/+/, '');
-    return { root: join(this.root, pack.folder), path: normalised, launchDocument: normalised === sco.path };
+    return { key: packageKey(pack.folder, normalised), launchDocument: normalised === sco.path };
+  }
+
+  /** A package's file in the store (the key comes from `content`), or null. */
+  open(key: string) {
+    return this.settings.store.open(key);
   }
 
   /** The runtime of a launch, with the data the session starts from. */

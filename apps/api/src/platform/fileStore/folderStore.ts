@@ -5,7 +5,14 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ensurePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../lib/privateFiles.js';
-import { isSafeKey, SCORM_PREFIX, UPLOADS_PREFIX, type FileStore, type OpenedObject, type StoredObject } from './fileStore.js';
+import {
+  isSafeKey,
+  SCORM_PREFIX,
+  UPLOADS_PREFIX,
+  type FileStore,
+  type OpenedObject,
+  type StoredObject,
+} from './fileStore.js';
 
 /**
  * Objects as files under a folder (DATA_DIR by default: `storage/…`, `scorm/…`), owner-only. A write
@@ -22,7 +29,8 @@ export class FolderStore implements FileStore {
     this.#tmp = join(this.root, '.store-tmp');
     // Owner-only, also when an older version or the demo seed made them: files are served through
     // the access checks, never read from the disk by another account.
-    for (const namespace of [UPLOADS_PREFIX, SCORM_PREFIX]) ensurePrivateDir(join(this.root, namespace), { tighten: true });
+    for (const namespace of [UPLOADS_PREFIX, SCORM_PREFIX])
+      ensurePrivateDir(join(this.root, namespace), { tighten: true });
   }
 
   get location(): string {
