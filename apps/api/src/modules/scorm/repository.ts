@@ -29,6 +29,13 @@ export class ScormRepository {
     return this.uow.db;
   }
 
+  /** Those of the given folders that hold a version (every version is a record: none is let go). */
+  async knownFolders(folders: readonly string[]): Promise<Set<string>> {
+    if (folders.length === 0) return new Set();
+    const rows = await this.db.selectFrom('scorm_packages').select('folder').where('folder', 'in', folders).execute();
+    return new Set(rows.map((r) => r.folder));
+  }
+
   /** Every version of a lesson's package, newest first. */
   versions(lessonId: number) {
     return this.db

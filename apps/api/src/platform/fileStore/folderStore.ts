@@ -99,7 +99,7 @@ export class FolderStore implements FileStore {
 
   async *list(prefix: string): AsyncIterable<StoredObject> {
     const base = resolve(this.root, prefix.replace(/\/[^/]*$/, ''));
-    if (!base.startsWith(this.root + sep)) return;
+    if (base !== this.root && !base.startsWith(this.root + sep)) return;
     yield* this.walk(base, prefix);
   }
 
