@@ -105,6 +105,29 @@ describe.each([
   });
 });
 
+describe('s3 store', () => {
+  it('streams a large body in bounded memory (parts of 8 MB, two at a time)', async () => {
+    const store = new S3Store({ ...s3.settings, prefix: 'large/' });
+    const chunk = Buffer.alloc(1024 * 1024, 7);
+    const megabytes = 512;
+    const base = process.memoryUsage().rss;
+    let peak = 0;
+    const body = Readable.from(
+      (function* () {
+        for (let i = 0; i < megabytes; i++) {
+          peak = Math.max(peak, process.memoryUsage().rss - base);
+          yield chunk;
+        }
+      })(),
+    );
+    expect(await store.write('storage/large.bin', body)).toBe(megabytes * 1024 * 1024);
+    expect((await store.open('storage/large.bin'))?.size).toBe(megabytes * 1024 * 1024);
+    // The S3 server runs in this process too; a body held in memory would add its 512 MB.
+    expect(peak).toBeLessThan(256 * 1024 * 1024);
+    await store.remove('storage/large.bin');
+  }, 120_000);
+});
+
 describe('folder store', () => {
   it('never follows a symlink out of its folder', async () => {
     const store = folderStore();
