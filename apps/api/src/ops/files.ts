@@ -1,3 +1,4 @@
+import { prepareDatabase } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { connect } from '../db/connect.js';
 import { UnitOfWork } from '../db/unitOfWork.js';
@@ -28,6 +29,8 @@ async function cleanup(dryRun: boolean): Promise<string[]> {
   const config = loadConfig();
   const db = connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
+    // As `npm start` and `npm run demo` do: a database it has never seen is brought up to date first.
+    await prepareDatabase(db);
     const uow = new UnitOfWork(db.kysely, db.kind);
     const store = createFileStore(config);
     const cleaner = new StorageCleanup(
