@@ -98,6 +98,12 @@ describe.each([
     expect(await keys(store, 'storage/')).toEqual([]);
   });
 
+  it('keeps an empty file', async () => {
+    const store = make();
+    expect(await store.write('storage/empty.txt', Readable.from([]))).toBe(0);
+    expect((await store.open('storage/empty.txt'))?.size).toBe(0);
+  });
+
   it('refuses keys outside its namespaces', async () => {
     const store = make();
     await expect(store.write('../escape', Readable.from(['x']))).rejects.toThrow(/Unsafe/);
