@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { installDrain } from './platform/drain.js';
+import { installRequestLog, requestId } from './platform/requestLog.js';
 import { installSecurityHeaders } from './platform/securityHeaders.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
@@ -179,29 +180,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: 1024 * 1024,
     // Our onRequest hook answers while closing instead, in Russian and on the same terms.
     return503OnClosing: false,
-    // One access line per answered request (below) instead of Fastify's two, the first of which
-    // serializes the request: at the production level (info) the two cost about a tenth of a cold
-    // home page's throughput (docs/decisions.md §Logs).
+    // One access line per answered request (platform/requestLog.ts) instead of Fastify's two, the
+    // first of which serializes the request: at the production level (info) the two cost about a tenth
+    // of a cold home page's throughput (docs/decisions.md §Logs).
     logController: new LogController({ disableRequestLogging: true }),
     // What Fastify and Node's HTTP parser answer themselves, in the API's format (errorHandler.ts).
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    // The balancer's X-Request-Id when it is a safe token, else a new one (platform/requestLog.ts).
+    genReqId: requestId,
     ...(deps.logger ? { logger: { ...(typeof deps.logger === 'object' ? deps.logger : {}), redact: REDACT } } : {}),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandler(app);
-  // At debug, a request is also logged as it arrives: what an operator looks for when one never ends.
-  app.addHook('onRequest', async (request) => {
-    request.log.debug({ method: request.method, url: request.url }, 'incoming');
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
-  });
+  installRequestLog(app);
 
   // While closing, in-flight requests finish and new ones get 503, and no connection is reset
   // (SIGTERM in server.ts): an idle connection gets half the drain time to send one more request.
