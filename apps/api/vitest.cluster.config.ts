@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Several built servers on one PostgreSQL behind HAProxy (`haproxy` from Debian's packages; `.ci/run`
+ * installs it), with one of them killed under load: `npm run test:cluster` with TEST_DATABASE_URL set.
+ * Kept out of `npm test`, which needs nothing but Node.js.
+ */
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  resolve: {
+    alias: {
+      '@lms/contract': fileURLToPath(new URL('../../packages/contract/src/index.ts', import.meta.url)),
+    },
+  },
+  test: {
+    name: 'cluster',
+    environment: 'node',
+    include: ['src/**/*.cluster.test.ts'],
+    testTimeout: 600_000,
+    hookTimeout: 300_000,
+  },
+});
