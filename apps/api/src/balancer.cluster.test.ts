@@ -6,7 +6,7 @@ import { departmentsResponse, modulesStructuredResponse, rolesResponse } from '@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COURSES, MARKER_LOCAL } from './demo/content.js';
 import { BalancedClient, Tally } from './test/balancedClient.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, counter, startCluster, type Cluster } from './test/cluster.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, counter, startCluster, stopClusters, type Cluster } from './test/cluster.js';
 import { checkAcknowledged, checkMailsOnce } from './test/clusterChecks.js';
 import { HAPROXY } from './test/haproxy.js';
 import {
@@ -56,18 +56,20 @@ describe('several API processes behind HAProxy, on PostgreSQL', () => {
     buildServer();
     cluster = await startCluster(PROCESSES, TEST_DATABASE_URL);
   }, 300_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  }, 60_000);
+  afterAll(stopClusters, 60_000);
 
   it("counts one login's failed sign-ins across the processes as one process does", async () => {
     const c = up();
     const tally = new Tally();
     /** Wrong passwords until 429: how many were refused as wrong (422) before the limit. */
-    const failuresUntilLimited = async (client: BalancedClient, login: string) => {
+    const failuresUntilLimited = async (
+      client: BalancedClient,
+      login: string,
+      headers: Record<string, string> = {},
+    ) => {
       await client.get('/api/check-auth');
       for (let failures = 0; failures < 50;) {
-        const outcome = await client.send('POST', '/login', { login, password: 'Not-the-password-1' });
+        const outcome = await client.send('POST', '/login', { login, password: 'Not-the-password-1' }, headers);
         if ('error' in outcome) throw new Error(`sign-in: ${outcome.error}`);
         if (outcome.answer.status === 429) return failures;
         expect(outcome.answer.status, outcome.answer.body).toBe(422);
@@ -82,10 +84,12 @@ describe('several API processes behind HAProxy, on PostgreSQL', () => {
         ),
       );
     const before = await refusedBy();
-    // From 127.0.0.2: the balancer adds it to X-Forwarded-For, and TRUST_PROXY=1 makes it the client's address.
+    // From 127.0.0.2: the balancer adds it to X-Forwarded-For, and TRUST_PROXY=1 makes it the client's
+    // address. An address the client wrote there itself is not taken (it would escape every limit).
     const balanced = await failuresUntilLimited(
       new BalancedClient(c.balancer.url, '127.0.0.2', tally),
       `${MARKER_LOCAL}@company.ru`,
+      { 'x-forwarded-for': '198.51.100.7' },
     );
     const spread = (await refusedBy()).map((n, i) => n - (before[i] ?? 0));
     const alone = await failuresUntilLimited(
@@ -231,9 +235,15 @@ describe('several API processes behind HAProxy, on PostgreSQL', () => {
     // repeat) or read back; a request that got neither would have failed its learner above.
     expect(tally.answered + tally.noVerdict.length).toBe(tally.sent);
     expect(tally.repeated + tally.foundApplied).toBe(tally.noVerdict.length);
+    // HAProxy's log: `…/+1` in the retries field is a request it sent again to another process.
+    const redispatched = c.balancer
+      .output()
+      .split('\n')
+      .filter((line) => / \d+\/\d+\/\d+\/\d+\/\+\d+ /.test(line));
     process.stdout.write(
       `cluster: ${tally.sent} requests, ${tally.noVerdict.length} without a verdict (${tally.noVerdict.join('; ')}), ` +
-        `${tally.repeated} repeated, ${tally.readBack} read back (${tally.foundApplied} found applied)\n`,
+        `${tally.repeated} repeated, ${tally.readBack} read back (${tally.foundApplied} found applied); ` +
+        `${redispatched.length} redispatched by the balancer\n`,
     );
 
     // The balancer took the killed process out through its health check.

@@ -51,11 +51,11 @@ export class BalancedClient {
     readonly tally: Tally,
   ) {}
 
-  /** One request, as it came back. */
-  send(method: string, path: string, body?: unknown): Promise<Outcome> {
+  /** One request, as it came back; `extra` headers are sent as given. */
+  send(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Outcome> {
     const { hostname, port } = new URL(this.base);
     const xsrf = this.#cookies.get('XSRF-TOKEN');
-    const headers: Record<string, string> = { 'x-requested-with': 'XMLHttpRequest' };
+    const headers: Record<string, string> = { ...extra, 'x-requested-with': 'XMLHttpRequest' };
     if (this.#cookies.size > 0) headers.cookie = [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (xsrf) headers['x-xsrf-token'] = decodeURIComponent(xsrf);
     const payload = body === undefined ? undefined : JSON.stringify(body);

@@ -67,12 +67,25 @@ export function counter(metricsText: string, name: string, labels: Record<string
   return total;
 }
 
+/** The stop of every cluster started or being started, for `stopClusters`. */
+const starting = new Set<() => Promise<void>>();
+
+/**
+ * Stops whatever a cluster has started so far, also one whose start is still under way (a hook that
+ * timed out): an after-all hook calls it, so that no process, folder or database outlives the test.
+ */
+export async function stopClusters(): Promise<void> {
+  for (const stop of [...starting]) await stop();
+}
+
 export async function startCluster(size: number, serverUrl: string): Promise<Cluster> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const stop = async () => {
+    starting.delete(stop);
     // In reverse: the balancer and processes before the services and the database they use.
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
   };
+  starting.add(stop);
   try {
     const smtp = await startSmtp();
     cleanups.push(() => smtp.close());
