@@ -17,6 +17,8 @@ export default defineConfig({
     name: 'cluster',
     environment: 'node',
     include: ['src/**/*.cluster.test.ts'],
+    // One file at a time: the cluster's three servers already share the machine's cores.
+    fileParallelism: false,
     testTimeout: 600_000,
     hookTimeout: 300_000,
   },
