@@ -7,7 +7,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { installDrain } from './platform/drain.js';
-import { installRequestLog, requestId } from './platform/requestLog.js';
+import { installRequestLog, requestIds } from './platform/requestLog.js';
 import { AppMetrics } from './platform/metrics.js';
 import { registerOps } from './opsWiring.js';
 import { installSecurityHeaders } from './platform/securityHeaders.js';
@@ -193,7 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     // The balancer's X-Request-Id when it is a safe token, else a new one (platform/requestLog.ts).
-    genReqId: requestId,
+    genReqId: requestIds(config.trustProxy !== false),
     ...(deps.logger ? { logger: { ...(typeof deps.logger === 'object' ? deps.logger : {}), redact: REDACT } } : {}),
   }).withTypeProvider<ZodTypeProvider>();
 

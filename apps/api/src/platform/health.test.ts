@@ -97,6 +97,19 @@ describe(`health and readiness (${dialectName})`, () => {
     expect(await readyz(ctx)).toEqual({ status: 200, body: READY });
   });
 
+  it('answers 503, not 500, when the store throws before it even starts', async () => {
+    ctx = await opsApp({
+      store: (store) =>
+        withProbe(store, () => {
+          throw new Error('no credentials');
+        }),
+    });
+    expect(await readyz(ctx)).toEqual({
+      status: 503,
+      body: { status: 'not_ready', checks: { ...READY.checks, storage: 'failed' } },
+    });
+  });
+
   it('answers 503 within READYZ_TIMEOUT_MS when the store hangs', async () => {
     const hung = gatedProbe();
     ({ open: release } = hung);

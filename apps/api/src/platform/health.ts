@@ -62,7 +62,8 @@ async function within<T>(ms: number, work: () => Promise<T>): Promise<Settled<T>
     timer = setTimeout(() => resolve({ ok: false, state: 'timeout', error: `no answer within ${ms} ms` }), ms);
     timer.unref();
   });
-  const done = work().then(
+  // A store that throws before its promise is a failed check too, not a 500 of the probe.
+  const done = new Promise<T>((resolve) => resolve(work())).then(
     (value): Settled<T> => ({ ok: true, value }),
     (error: unknown): Settled<T> => ({ ok: false, state: 'failed', error }),
   );

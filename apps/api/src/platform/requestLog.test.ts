@@ -24,7 +24,7 @@ describe('request ids and the access line', () => {
   });
 
   it('answers with a new id, keeps a safe one from the balancer and replaces an unsafe one', async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({ TRUST_PROXY: '1' });
     const plain = await ctx.app.inject({ method: 'GET', url: '/api/config' });
     const again = await ctx.app.inject({ method: 'GET', url: '/api/config' });
     expect(plain.headers['x-request-id']).toMatch(UUID);
@@ -41,8 +41,14 @@ describe('request ids and the access line', () => {
     }
   });
 
-  it('puts the id on refusals too (401, 404)', async () => {
+  it('ignores the header without a balancer in front (TRUST_PROXY unset): the client does not choose', async () => {
     ctx = await createTestApp();
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/config', headers: { 'x-request-id': 'mine-1' } });
+    expect(res.headers['x-request-id']).toMatch(UUID);
+  });
+
+  it('puts the id on refusals too (401, 404)', async () => {
+    ctx = await createTestApp({ TRUST_PROXY: '1' });
     const headers = { 'x-request-id': 'balancer-1' };
     const unauthorised = await ctx.app.inject({ method: 'GET', url: '/api/profile', headers });
     const missing = await ctx.app.inject({ method: 'GET', url: '/api/no-such-thing', headers });
@@ -52,7 +58,7 @@ describe('request ids and the access line', () => {
 
   it("writes the request id, and the user id once the session is resolved, on the request's line", async () => {
     const log = capture();
-    ctx = await createTestApp({}, { logger: log.logger });
+    ctx = await createTestApp({ TRUST_PROXY: '1' }, { logger: log.logger });
     const { client, user } = await clientAs(ctx, 'learner');
     await client.get('/api/profile', { 'x-request-id': 'learner-complaint-1' });
     await new Client(ctx.app).get('/api/config', { 'x-request-id': 'guest-1' });

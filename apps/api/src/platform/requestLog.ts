@@ -22,13 +22,17 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /**
- * Fastify's `genReqId`: the balancer's `X-Request-Id` when it is a short safe token, so that one
- * request is found by the same id in the balancer's log and in ours; otherwise a new UUID (unique
- * across processes, unlike Fastify's per-process counter).
+ * Fastify's `genReqId`: behind a balancer (TRUST_PROXY), its `X-Request-Id` when it is a short safe
+ * token, so that one request is found by the same id in the balancer's log and in ours; otherwise a
+ * new UUID (unique across processes, unlike Fastify's per-process counter). Without a balancer the
+ * header could only come from the client, which is not to choose how its requests are filed.
  */
-export function requestId(req: IncomingMessage): string {
-  const incoming = req.headers[REQUEST_ID_HEADER];
-  return typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
+export function requestIds(behindProxy: boolean): (req: IncomingMessage) => string {
+  if (!behindProxy) return () => randomUUID();
+  return (req) => {
+    const incoming = req.headers[REQUEST_ID_HEADER];
+    return typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : randomUUID();
+  };
 }
 
 /**
