@@ -357,6 +357,11 @@ const RULES: Record<string, Rule> = {
   'GET /api/menu': { access: 'authenticated', ok: 200 },
   'GET /ziggy': { access: 'public', ok: 200 },
   'GET /api/config': { access: 'public', ok: 200 },
+  // For balancers and Prometheus (platform/health.ts, platform/metricsEndpoint.ts): no session. /metrics
+  // is off on the main port without METRICS_TOKEN.
+  'GET /healthz': { access: 'public', ok: 200 },
+  'GET /readyz': { access: 'public', ok: 200 },
+  'GET /metrics': { access: 'public', ok: 404 },
   'GET /storage/json/social.links.json': { access: 'public', ok: 200 },
   'GET /docs': { access: 'public', ok: 200 },
   'GET /docs/': { access: 'public', ok: 200 },

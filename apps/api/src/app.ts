@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import { FILE_MAX_BYTES, type PeopleBatch } from '@lms/contract';
 import fastifySwagger from '@fastify/swagger';
@@ -6,6 +7,9 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { installDrain } from './platform/drain.js';
+import { installRequestLog, requestIds } from './platform/requestLog.js';
+import { AppMetrics } from './platform/metrics.js';
+import { registerOps } from './opsWiring.js';
 import { installSecurityHeaders } from './platform/securityHeaders.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
@@ -155,6 +159,8 @@ export type App = FastifyInstance & {
   mailer: Mailer;
   /** Uploaded files and SCORM packages (a folder or a bucket). */
   fileStore: FileStore;
+  /** The internal metrics listener's address (METRICS_PORT) once the app is ready; null without one. */
+  metricsAddress(): AddressInfo | null;
 };
 
 const REDACT = [
@@ -179,29 +185,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: 1024 * 1024,
     // Our onRequest hook answers while closing instead, in Russian and on the same terms.
     return503OnClosing: false,
-    // One access line per answered request (below) instead of Fastify's two, the first of which
-    // serializes the request: at the production level (info) the two cost about a tenth of a cold
-    // home page's throughput (docs/decisions.md §Logs).
+    // One access line per answered request (platform/requestLog.ts) instead of Fastify's two, the
+    // first of which serializes the request: at the production level (info) the two cost about a tenth
+    // of a cold home page's throughput (docs/decisions.md §Logs).
     logController: new LogController({ disableRequestLogging: true }),
     // What Fastify and Node's HTTP parser answer themselves, in the API's format (errorHandler.ts).
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    // The balancer's X-Request-Id when it is a safe token, else a new one (platform/requestLog.ts).
+    genReqId: requestIds(config.trustProxy !== false),
     ...(deps.logger ? { logger: { ...(typeof deps.logger === 'object' ? deps.logger : {}), redact: REDACT } } : {}),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   installErrorHandler(app);
-  // At debug, a request is also logged as it arrives: what an operator looks for when one never ends.
-  app.addHook('onRequest', async (request) => {
-    request.log.debug({ method: request.method, url: request.url }, 'incoming');
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
-  });
+  installRequestLog(app);
 
   // While closing, in-flight requests finish and new ones get 503, and no connection is reset
   // (SIGTERM in server.ts): an idle connection gets half the drain time to send one more request.
@@ -227,6 +226,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Every mail goes through the outbox (the mail log): queued in the sender's transaction, delivered
   // in the background with retries (issue 30).
   const people = new PeopleTime(config.timeZone);
+  // This app's own registry, handed to what counts (opsWiring.ts exposes it).
+  const metrics = new AppMetrics(() => db.poolStats());
   const mailLogRepo = new MailLogRepository(uow);
   const mailer = new MailOutbox(
     uow,
@@ -234,7 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     deps.mailTransport ?? createTransport(config),
     new MailSealer(secret),
     clock,
-    { retryMs: config.mail.retryMs, log: app.log },
+    { retryMs: config.mail.retryMs, log: app.log, counts: metrics },
   );
   const mailLog = new MailLogService(uow, mailLogRepo, mailer, clock, config.mail.retryMs);
   const mailContext = { companyName: config.companyName, publicUrl: config.publicUrl, people };
@@ -256,7 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // The one writer of the enrollment sources; it refreshes the learning states itself.
   const enrollments = new EnrollmentService(uow, new EnrollmentSources(uow), enrollment, learningStates);
   const credentials = new Credentials(uow, users, sessions, clock);
-  const { signIns, directoryPasswords } = signInParts(config, uow, clock);
+  const { signIns, directoryPasswords } = signInParts(config, uow, clock, metrics);
   const auth = new AuthService(new AuthRepository(uow), sessions, limiter, clock, signIns, directoryPasswords);
   const recovery = new RecoveryService(
     uow,
@@ -376,6 +377,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(analyticsRoutes(analytics));
   await app.register(exportsRoutes(new ExportsService(analytics, usersService, audit, clock, people, certificates)));
   await app.register(systemRoutes({ config, routes: registeredRoutes, store: fileStore }));
+  const ops = await registerOps(app, { config, db, clock, store: fileStore, metrics, stopping: drain.stopping });
   await app.register(
     storageRoutes({
       storage,
@@ -399,7 +401,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     mailer,
     mailContext,
     clock,
-    { perPass: config.reminders.perPass, digest: config.digest },
+    { perPass: config.reminders.perPass, digest: config.digest, counts: metrics },
   );
   // Before the database closes: a running pass ends after the batch it is claiming; then the outbox
   // starts no new try, and the tries under way finish (onClose hooks run before server.ts closes the
@@ -430,5 +432,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     stopAccepting: drain.stopAccepting,
     mailer,
     fileStore,
+    metricsAddress: ops.metricsAddress,
   }) as unknown as App;
 }

@@ -59,6 +59,13 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default('false'),
   /** How long in-flight requests may take after SIGTERM before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.string().optional(),
+  /** How long each check of GET /readyz (database, storage) may take before it answers 503. */
+  READYZ_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
+  /** Opens GET /metrics on the main port to `Authorization: Bearer <token>`; unset, it answers 404 there. */
+  METRICS_TOKEN: z.string().min(32, 'METRICS_TOKEN must be at least 32 characters').optional().or(z.literal('')),
+  /** A listener of its own serving only GET /metrics, without a token: an address only Prometheus reaches. */
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Deadline reminders and managers' weekly digests by mail (issue 16); 'off' stops the pass. */
   REMINDERS: z.enum(['on', 'off']).default('on'),
   REMINDERS_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
@@ -148,6 +155,10 @@ export interface Config {
   webDist: string;
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** How long each readiness check may take (READYZ_TIMEOUT_MS). */
+  readyTimeoutMs: number;
+  /** GET /metrics: the main port's bearer token, and the internal listener (null: none); neither, it is off. */
+  metrics: { token: string | undefined; listener: { host: string; port: number } | null };
   /** false, the number of proxy hops in front, or the proxies' addresses (never 'trust anyone'). */
   trustProxy: false | number | string;
   /** IANA time zone of the company (TIMEZONE): dates written for people are in it. */
@@ -308,6 +319,15 @@ function directoryConfig(e: z.infer<typeof envSchema>): DirectoryConfig | null {
   };
 }
 
+function metricsConfig(e: z.infer<typeof envSchema>): Config['metrics'] {
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT)
+    throw new Error('Invalid configuration:\nMETRICS_PORT must differ from PORT (a listener of its own)');
+  return {
+    token: e.METRICS_TOKEN || undefined,
+    listener: e.METRICS_PORT === undefined ? null : { host: e.METRICS_HOST, port: e.METRICS_PORT },
+  };
+}
+
 /** 'true' means one proxy in front: trusting every hop would let clients forge their address. */
 function parseTrustProxy(value: string): false | number | string {
   const v = value.trim();
@@ -343,6 +363,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: parseDrainMs(e.SHUTDOWN_TIMEOUT_MS),
+    readyTimeoutMs: e.READYZ_TIMEOUT_MS,
+    metrics: metricsConfig(e),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     reminders: {
       enabled: e.REMINDERS === 'on',

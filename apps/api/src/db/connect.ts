@@ -28,6 +28,21 @@ export interface Db {
    */
   openConnections(): Promise<void>;
   close(): Promise<void>;
+  /** Calls `listener` with every statement's time (the metrics' histogram); returns what stops it. */
+  onQueryTime(listener: QueryTimeListener): () => void;
+  /** PostgreSQL's pool as it is now; null on SQLite, whose one connection is not a pool. */
+  poolStats(): PoolStats | null;
+}
+
+export type QueryTimeListener = (ms: number, failed: boolean) => void;
+
+export interface PoolStats {
+  /** Connections open (idle or lent), at most `max`. */
+  open: number;
+  idle: number;
+  /** Queries waiting for a connection: every one is lent. */
+  waiting: number;
+  max: number;
 }
 
 /** PostgreSQL connections per process: opened at start-up by `openConnections` and kept while idle. */
@@ -115,12 +130,28 @@ export interface ConnectOptions {
   onQuery?: (sql: string) => void;
 }
 
-function queryLog(opts: ConnectOptions) {
+/** Kysely's log of each executed statement (errors too): the tests' listener and the time listeners. */
+function queryLog(opts: ConnectOptions, timings: Set<QueryTimeListener>) {
   const { onQuery } = opts;
-  return onQuery ? { log: (event: LogEvent) => onQuery(event.query.sql) } : {};
+  return {
+    log: (event: LogEvent) => {
+      onQuery?.(event.query.sql);
+      for (const listener of timings) listener(event.queryDurationMillis, event.level === 'error');
+    },
+  };
+}
+
+function timeListeners() {
+  const timings = new Set<QueryTimeListener>();
+  const onQueryTime = (listener: QueryTimeListener) => {
+    timings.add(listener);
+    return () => void timings.delete(listener);
+  };
+  return { timings, onQueryTime };
 }
 
 export function connect(opts: ConnectOptions): Db {
+  const { timings, onQueryTime } = timeListeners();
   if (opts.databaseUrl && /^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
@@ -148,13 +179,20 @@ export function connect(opts: ConnectOptions): Db {
     pool.on('error', () => undefined);
     const kysely = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: namingPool(pool) }),
-      ...queryLog(opts),
+      ...queryLog(opts, timings),
     });
     const openConnections = async () => {
       const opened = await Promise.allSettled(Array.from({ length: PG_POOL_SIZE }, () => pool.connect()));
       for (const c of opened) if (c.status === 'fulfilled') c.value.release();
     };
-    return { kysely, kind: 'postgres', schema: opts.pgSchema, openConnections, close: () => kysely.destroy() };
+    const poolStats = () => ({
+      open: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: PG_POOL_SIZE,
+    });
+    const close = () => kysely.destroy();
+    return { kysely, kind: 'postgres', schema: opts.pgSchema, openConnections, close, onQueryTime, poolStats };
   }
   if (opts.databaseUrl) throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
   let file = opts.sqliteFile;
@@ -182,7 +220,8 @@ export function connect(opts: ConnectOptions): Db {
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(database, undefined, sqliteColumnConversion) }),
     plugins: [new SqliteValuesPlugin()],
-    ...queryLog(opts),
+    ...queryLog(opts, timings),
   });
-  return { kysely, kind: 'sqlite', openConnections: async () => undefined, close: () => kysely.destroy() };
+  const close = () => kysely.destroy();
+  return { kysely, kind: 'sqlite', openConnections: async () => undefined, close, onQueryTime, poolStats: () => null };
 }

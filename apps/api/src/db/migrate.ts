@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectKind } from './dialect.js';
 import { withSchemaIntrospection } from './introspection.js';
 import { domainMigration } from './migrations/0001_domain.js';
@@ -94,4 +94,16 @@ export async function migrateTo(
   const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * The migrations of this code that the database has not applied (readiness: a process newer than its
+ * schema must not take traffic). One small select of Kysely's migration table, which the search path
+ * finds as the migrator did, instead of the migrator's listing, which looks the table up in the
+ * catalogue first: a balancer asks every few seconds. Rejects when the table cannot be read.
+ */
+export async function pendingMigrations(db: Kysely<Database>, kind: DialectKind): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
+  const applied = new Set(rows.map((r) => r.name));
+  return Object.keys(migrations(kind)).filter((name) => !applied.has(name));
 }

@@ -21,12 +21,21 @@ import { HttpError } from './errors.js';
  * The port is released at once (no new connection is accepted), so the next process may start.
  */
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Answered by the route itself while stopping (the health checks say why), not by the drain's 503. */
+    answersWhileStopping?: true;
+  }
+}
+
 /** Turns of the event loop that may pass, taking connections, before the port closes. */
 const ACCEPT_TURNS = 20;
 
 export interface Drain {
   /** Takes the connections the kernel holds, closes the port; from then on every answer closes its connection. */
   stopAccepting(): Promise<void>;
+  /** Whether `stopAccepting` has begun: readiness answers 503 from that moment (platform/health.ts). */
+  stopping(): boolean;
 }
 
 export function installDrain(app: FastifyInstance, opts: { idleMs: number; message: string }): Drain {
@@ -77,7 +86,7 @@ export function installDrain(app: FastifyInstance, opts: { idleMs: number; messa
     });
   });
 
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     inFlight++;
     reply.raw.once('close', () => {
       inFlight--;
@@ -85,7 +94,7 @@ export function installDrain(app: FastifyInstance, opts: { idleMs: number; messa
     });
     if (closing) {
       reply.header('connection', 'close');
-      throw new HttpError(503, opts.message);
+      if (request.routeOptions.config?.answersWhileStopping !== true) throw new HttpError(503, opts.message);
     }
   });
   // While closing every answer ends its connection, so that none stays open for another request.
@@ -114,5 +123,5 @@ export function installDrain(app: FastifyInstance, opts: { idleMs: number; messa
     await stopAccepting();
     if (inFlight > 0 || connections.size > 0) await new Promise<void>((resolve) => (drained = resolve));
   });
-  return { stopAccepting };
+  return { stopAccepting, stopping: () => stopped !== undefined };
 }

@@ -108,7 +108,14 @@ export function installSecurity(app: FastifyInstance, deps: SecurityDeps): void 
   app.decorateRequest('currentSession', function (this: WithSession) {
     if (!this[sessionKey]) {
       const token = this.cookies[SESSION_COOKIE];
-      this[sessionKey] = token ? sessions.resolve(token) : Promise.resolve(null);
+      this[sessionKey] = token
+        ? sessions.resolve(token).then((session) => {
+            // The request's later lines (its access line, an error) name the user: one person's
+            // complaint is found in the logs by their id (docs/decisions.md §Health, metrics and request ids).
+            if (session) this.log = this.log.child({ userId: session.user.id });
+            return session;
+          })
+        : Promise.resolve(null);
     }
     return this[sessionKey];
   });

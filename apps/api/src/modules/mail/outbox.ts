@@ -37,6 +37,8 @@ export interface OutboxOptions {
   concurrency?: number;
   /** Mails taken per statement. */
   batch?: number;
+  /** Where each try's outcome is counted (the metrics, platform/metrics.ts). */
+  counts?: { mailTried(outcome: 'sent' | 'retry' | 'failed'): void };
 }
 
 /** The unreadable content of a mail sealed under another APP_SECRET: nothing to retry. */
@@ -174,6 +176,7 @@ export class MailOutbox implements Mailer {
         body = this.sealer.open(mail.body);
       } catch {
         this.opts.log.error(about, 'mail content unreadable, giving up');
+        this.opts.counts?.mailTried('failed');
         await this.#record(about, () => this.repo.markFailure(mail.id, this.#owner, UNREADABLE, null));
         return;
       }
@@ -189,6 +192,7 @@ export class MailOutbox implements Mailer {
         const now = this.clock.now();
         const giveUp = failure.permanent || mail.retry_until === null || now.getTime() >= Date.parse(mail.retry_until);
         const nextAt = giveUp ? null : iso(addMs(now, retryDelay(mail.attempts)));
+        this.opts.counts?.mailTried(giveUp ? 'failed' : 'retry');
         this.opts.log.error(
           { ...about, reason: failure.reason, next: nextAt },
           giveUp ? 'mail failed, giving up' : 'mail failed, will retry',
@@ -199,6 +203,7 @@ export class MailOutbox implements Mailer {
       // Delivered: recorded at once. Should the database fail right here, the mail stays taken until its
       // lease runs out and could then go a second time; the log says so.
       this.opts.log.info({ to: mail.recipient, subject: mail.subject }, 'mail sent');
+      this.opts.counts?.mailTried('sent');
       await this.#record(about, () => this.repo.markSent(mail.id, this.#owner, iso(this.clock.now())));
     } catch (err) {
       this.opts.log.error({ ...about, err }, 'mail outcome not recorded');

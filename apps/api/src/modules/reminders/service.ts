@@ -26,6 +26,8 @@ export interface RemindersOptions {
   perPass: number;
   /** When the weekly digest goes out: ISO day of the week (1 = Monday) and hour of the company's zone. */
   digest: { weekday: number; hour: number };
+  /** Where passes and what they claimed are counted (the metrics, platform/metrics.ts). */
+  counts?: { reminderPass(claimed: PassResult | null): void };
 }
 
 /**
@@ -53,7 +55,19 @@ export class RemindersService {
 
   /** Claims and queues every reminder and digest due now; resolves with how many were claimed. */
   pass(): Promise<PassResult> {
-    const run = this.#pass().finally(() => this.#passes.delete(run));
+    const counts = this.opts.counts;
+    const run = this.#pass()
+      .then(
+        (claimed) => {
+          counts?.reminderPass(claimed);
+          return claimed;
+        },
+        (error: unknown) => {
+          counts?.reminderPass(null);
+          throw error;
+        },
+      )
+      .finally(() => this.#passes.delete(run));
     this.#passes.add(run);
     return run;
   }

@@ -28,6 +28,11 @@ const KEPT_MS = 365 * DAY;
 const PRUNE_EVERY_MS = DAY;
 const SSO_ONLY = 'sso_only';
 
+/** Where refused sign-ins are counted (the metrics, platform/metrics.ts). */
+export interface SignInCounts {
+  signInFailed(method: SignInMethod, reason: SignInFailure): void;
+}
+
 /**
  * The journal of sign-ins and the sign-in settings (docs/rules.md §Sign-in): every way in records
  * every attempt it judged, successful or not; an admin reads it a page at a time.
@@ -40,9 +45,11 @@ export class SignIns {
     private readonly clock: Clock,
     /** What the server is set up for: the directory's passwords (LDAP_AUTH), the identity provider (OIDC_*). */
     private readonly ways: { ldap: boolean; oidc: boolean },
+    private readonly counts?: SignInCounts,
   ) {}
 
   async record(entry: SignInRecord): Promise<void> {
+    if (entry.failure !== null) this.counts?.signInFailed(entry.method, entry.failure);
     const now = this.clock.now();
     if (now.getTime() - this.#lastPrune >= PRUNE_EVERY_MS) {
       // Set before the delete runs, so that parallel sign-ins do not all prune.
