@@ -77,7 +77,8 @@ describe(`backup and restore (${dialectName})`, () => {
     expect(manifest.database.kind).toBe(dialectName);
     const rows = await everyRow(source);
     expect(Object.keys(manifest.database.tables)).toEqual(expect.arrayContaining(['users', 'courses', 'files']));
-    for (const [table, count] of Object.entries(manifest.database.tables)) expect(count, table).toBe(rows[table]?.length);
+    for (const [table, count] of Object.entries(manifest.database.tables))
+      expect(count, table).toBe(rows[table]?.length);
     expect(manifest.database.tables.users).toBeGreaterThan(5);
     const dump = readFileSync(join(backup, manifest.database.file));
     expect([manifest.database.size, manifest.database.sha256]).toEqual([dump.length, sha256(dump)]);
@@ -93,8 +94,13 @@ describe(`backup and restore (${dialectName})`, () => {
       count: manifest.files.items.length,
       bytes: manifest.files.items.reduce((sum, e) => sum + e.size, 0),
     });
-    for (const entry of manifest.files.items) expect(readFileSync(backupPath(backup, entry.key)).length).toBe(entry.size);
-    expect(manifest.secret).toEqual({ source: 'file', file: 'app-secret', sha256: sha256(readFileSync(secretOf(source))) });
+    for (const entry of manifest.files.items)
+      expect(readFileSync(backupPath(backup, entry.key)).length).toBe(entry.size);
+    expect(manifest.secret).toEqual({
+      source: 'file',
+      file: 'app-secret',
+      sha256: sha256(readFileSync(secretOf(source))),
+    });
     // It holds password hashes and the key: the owner's only.
     for (const path of [backup, join(backup, MANIFEST_FILE), join(backup, 'app-secret'), join(backup, 'files')]) {
       expect(statSync(path).mode & 0o077, path).toBe(0);
@@ -159,14 +165,19 @@ describe(`backup and restore (${dialectName})`, () => {
   it('refuses a damaged or unfinished backup, writing nothing', async () => {
     const firstFile = manifest.files.items.find((e) => e.key.startsWith('storage/'))?.key ?? '';
     const damages: [string, (copy: string) => void, RegExp][] = [
-      ['a file', (copy) => flipByte(backupPath(copy, firstFile)), /Файл files\/storage\/.* повреждён: контрольная сумма/],
+      [
+        'a file',
+        (copy) => flipByte(backupPath(copy, firstFile)),
+        /Файл files\/storage\/.* повреждён: контрольная сумма/,
+      ],
       ['the database', (copy) => flipByte(join(copy, manifest.database.file)), /database\.\w+ в копии повреждён/],
       ['the key', (copy) => writeFileSync(join(copy, 'app-secret'), 'x'), /app-secret в копии повреждён/],
       ['a missing file', (copy) => rmSync(backupPath(copy, firstFile)), /В копии нет файла files\/storage\//],
       ['no manifest', (copy) => rmSync(join(copy, MANIFEST_FILE)), /нет manifest\.json/],
       [
         'a newer version',
-        (copy) => writeFileSync(join(copy, MANIFEST_FILE), JSON.stringify({ ...manifest, schemaVersion: '9999_later' })),
+        (copy) =>
+          writeFileSync(join(copy, MANIFEST_FILE), JSON.stringify({ ...manifest, schemaVersion: '9999_later' })),
         /более новой версией платформы/,
       ],
     ];
