@@ -14,8 +14,9 @@ export function runCommand(command: {
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const args = process.argv.slice(2);
   const [dir] = args;
+  const usage = args.length !== 1 || !dir || dir.startsWith('-');
   const main = async () => {
-    if (args.length !== 1 || !dir || dir.startsWith('-')) throw new Error(command.usage);
+    if (usage) throw new Error(command.usage);
     say(command.heading(resolve(dir)));
     await command.run(dir, say);
     say(command.done);
@@ -23,8 +24,12 @@ export function runCommand(command: {
   main().then(
     () => process.exit(0),
     (error: unknown) => {
-      const reason = (error instanceof Error ? error.message : String(error)).trim().replace(/\s*\n\s*/g, '; ');
-      process.stderr.write(`${command.failure}: ${reason}\n`);
+      // One line, also for a message of several (the configuration's problems).
+      const reason = (error instanceof Error ? error.message : String(error))
+        .trim()
+        .replace(/:\s*\n\s*/g, ': ')
+        .replace(/\s*\n\s*/g, '; ');
+      process.stderr.write(usage ? `${reason}\n` : `${command.failure}: ${reason}\n`);
       process.exit(1);
     },
   );
