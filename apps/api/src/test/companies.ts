@@ -26,14 +26,17 @@ export interface Installation {
   drop(): Promise<void>;
 }
 
-const databaseUrl = (name: string) => {
+/** The test server's database `name`, as its administrator or as another role. */
+export const databaseUrl = (name: string, role?: { user: string; password: string }) => {
   const url = new URL(TEST_DATABASE_URL ?? '');
   url.pathname = `/${name}`;
+  if (role) [url.username, url.password] = [role.user, role.password];
   return url.toString();
 };
 
-async function onServer(statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+/** A statement as the test server's administrator (TEST_DATABASE_URL's user), on `database` or its own. */
+export async function onServer(statement: string, database?: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: database ? databaseUrl(database) : TEST_DATABASE_URL });
   await admin.connect();
   try {
     await admin.query(statement);
@@ -92,7 +95,7 @@ export async function demoInstallation(store: (config: Config) => FileStore, sto
 type Row = Record<string, unknown>;
 
 /** Every row of every table (SQLite's own sequence table and PostgreSQL's sequences too), by primary key. */
-export async function everyRow(installation: Installation): Promise<Record<string, Row[]>> {
+export async function everyRow(installation: Pick<Installation, 'config'>): Promise<Record<string, Row[]>> {
   const out: Record<string, Row[]> = {};
   const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
   if (!installation.config.databaseUrl) {

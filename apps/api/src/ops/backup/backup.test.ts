@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareDatabase } from '../../bootstrap.js';
+import { loadConfig } from '../../config.js';
 import { migrationNames } from '../../db/migrate.js';
 import { createFileStore } from '../../platform/fileStore/fromConfig.js';
 import {
@@ -12,6 +13,8 @@ import {
   emptyInstallation,
   everyFile,
   everyRow,
+  databaseUrl,
+  onServer,
   PACKAGE_FILES,
   type Installation,
 } from '../../test/companies.js';
@@ -125,6 +128,28 @@ describe(`backup and restore (${dialectName})`, () => {
       await db.close();
     }
   });
+
+  it.skipIf(dialectName !== 'postgres')(
+    "restores as the database's owner (no superuser) where an administrator created pg_trgm beforehand",
+    async () => {
+      // As managed PostgreSQL services have it: extensions are the provider's, the platform owns its database.
+      const name = `lms_owner_${randomBytes(4).toString('hex')}`;
+      const role = { user: name, password: randomBytes(12).toString('hex') };
+      const dataDir = mkdtempSync(join(tmpdir(), 'lms-owner-'));
+      await onServer(`create role ${name} login password '${role.password}'`);
+      try {
+        await onServer(`create database ${name} owner ${name}`);
+        await onServer('create extension pg_trgm', name);
+        const target = { config: loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl(name, role) }) };
+        await restoreBackup(target.config, backup);
+        expect(await everyRow(target)).toEqual(await everyRow(source));
+      } finally {
+        await onServer(`drop database if exists ${name} with (force)`);
+        await onServer(`drop role if exists ${name}`);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('refuses a target that holds data, and changes nothing there', async () => {
     const before = { rows: await everyRow(source), files: await files(source), key: readFileSync(secretOf(source)) };
