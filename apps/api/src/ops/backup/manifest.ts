@@ -30,6 +30,7 @@ const fileEntry = z.object({
 
 const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
+  /** When the backup began: its database is of that moment (the files were copied after it). */
   createdAt: z.string(),
   /** The last migration applied to the copied database: which version of the platform made it. */
   schemaVersion: z.string().min(1),

@@ -54,6 +54,8 @@ export async function takeBackup(config: Config, dir: string, say: (line: string
     }
   }
   const made = await emptyFolder(target);
+  // The moment the copy is of: the database's, taken first.
+  const createdAt = new Date().toISOString();
   try {
     // ── the database ──
     const file = kind === 'sqlite' ? 'database.sqlite' : 'database.dump';
@@ -90,7 +92,7 @@ export async function takeBackup(config: Config, dir: string, say: (line: string
 
     const manifest: Manifest = {
       format: MANIFEST_FORMAT,
-      createdAt: new Date().toISOString(),
+      createdAt,
       schemaVersion: facts.schemaVersion,
       database: { kind, file, size: dbSum.size, sha256: dbSum.sha256, tables: facts.tables },
       secret,
