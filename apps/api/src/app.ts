@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
-import { FILE_MAX_BYTES, type PeopleBatch } from '@lms/contract';
+import { FILE_MAX_BYTES } from '@lms/contract';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { installDrain } from './platform/drain.js';
@@ -11,8 +10,6 @@ import { installRequestLog, requestIds } from './platform/requestLog.js';
 import { AppMetrics } from './platform/metrics.js';
 import { registerOps } from './opsWiring.js';
 import { installSecurityHeaders } from './platform/securityHeaders.js';
-import type { Config } from './config.js';
-import type { Db } from './db/connect.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { AuthService } from './modules/auth/service.js';
@@ -84,7 +81,7 @@ import { KeptCourseList } from './modules/progress/courseList.js';
 import { LearningStateReads } from './modules/progress/reads.js';
 import { LearningStates } from './modules/progress/states.js';
 import { RemindersRepository } from './modules/reminders/repository.js';
-import { RemindersService, type PassResult } from './modules/reminders/service.js';
+import { RemindersService } from './modules/reminders/service.js';
 import { Credentials } from './modules/users/credentials.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { usersRoutes } from './modules/users/routes.js';
@@ -93,11 +90,9 @@ import { RecoveryRepository } from './modules/recovery/repository.js';
 import { recoveryRoutes } from './modules/recovery/routes.js';
 import { RecoveryService } from './modules/recovery/service.js';
 import { systemRoutes } from './modules/system/routes.js';
-import type { Clock } from './platform/clock.js';
 import { responseSerializerCompiler } from './platform/serializer.js';
 import { answerClientError, answerFrameworkError, installErrorHandler } from './platform/errorHandler.js';
 import { MESSAGES } from './platform/errors.js';
-import type { MailTransport, Mailer } from './platform/mail/mailer.js';
 import { MailSealer } from './platform/mail/sealed.js';
 import { createTransport } from './platform/mail/transport.js';
 import { PeopleTime } from './platform/peopleTime.js';
@@ -105,7 +100,6 @@ import { RateLimiter } from './platform/rateLimit.js';
 import { isClientPage, registerWebClient } from './platform/webClient.js';
 import { installSecurity, type RegisteredRoute } from './platform/security.js';
 import { SessionRepository, SessionResolver } from './platform/sessions.js';
-import type { FileStore } from './platform/fileStore/fileStore.js';
 import { createFileStore } from './platform/fileStore/fromConfig.js';
 
 /** Batches of the periodic renewal per run (2 000 rows each); the next run goes on with the rest. */
@@ -113,55 +107,9 @@ const RENEWAL_BATCHES = 50;
 
 z.config(z.locales.ru());
 
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  /** Key for CSRF tokens (see platform/secret.ts). */
-  secret: string;
-  logger?: FastifyServerOptions['logger'];
-  /** What delivers the outbox's mails: SMTP or .eml files per config by default; tests capture them. */
-  mailTransport?: MailTransport;
-  /** Where files live: the store STORAGE_URL names by default; tests pass a bucket of their own. */
-  fileStore?: FileStore;
-}
+import type { App, AppDeps, BackgroundJobs } from './appTypes.js';
 
-/** Work the server process runs on a timer (server.ts); tests call it with the injected clock. */
-export interface BackgroundJobs {
-  /** Finishes test attempts left open past their time; returns how many. */
-  sweepExpiredAttempts(): Promise<number>;
-  /**
-   * Rewrites learning states whose next recurrence cycle has opened and kept rankings that time has
-   * overtaken, a transaction per batch until none is left; returns how many.
-   */
-  renewLearningStates(): Promise<number>;
-  /**
-   * Claims the deadline reminders and weekly digests that are due (each at most once) and queues
-   * their mails in the outbox, which delivers them in the background.
-   */
-  remind(): Promise<PassResult>;
-  /** The scheduled directory sync: a dry run, applied when it changes anything; returns its batch. */
-  syncDirectory(): Promise<PeopleBatch>;
-  /** Gives imported people waiting for an invitation a password and queues its mail; returns how many. */
-  sendInvitations(): Promise<number>;
-  /** A delivery pass of the outbox: due mails (new ones, retries, those a stopped process left). */
-  deliverMail(): Promise<void>;
-  /** Resolves when no delivery pass of this process is running (tests read the mails after it). */
-  mailSettled(): Promise<void>;
-}
-
-export type App = FastifyInstance & {
-  registeredRoutes: readonly RegisteredRoute[];
-  jobs: BackgroundJobs;
-  /** The first step of stopping (platform/drain.ts): the port closes, answers end their connections. */
-  stopAccepting(): Promise<void>;
-  /** The outbox every mail goes through (for scripts and tests that send one as a service would). */
-  mailer: Mailer;
-  /** Uploaded files and SCORM packages (a folder or a bucket). */
-  fileStore: FileStore;
-  /** The internal metrics listener's address (METRICS_PORT) once the app is ready; null without one. */
-  metricsAddress(): AddressInfo | null;
-};
+export type { App, AppDeps, BackgroundJobs };
 
 const REDACT = [
   'req.headers.cookie',

@@ -63,6 +63,11 @@ function migrations(kind: DialectKind): Record<string, Migration> {
   };
 }
 
+/** Every migration's name, oldest first (a backup made by a newer version names one not here). */
+export function migrationNames(): string[] {
+  return Object.keys(migrations('sqlite'));
+}
+
 class StaticProvider implements MigrationProvider {
   constructor(private readonly kind: DialectKind) {}
   async getMigrations(): Promise<Record<string, Migration>> {
