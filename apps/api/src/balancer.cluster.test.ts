@@ -108,6 +108,21 @@ describe('several API processes behind HAProxy, on PostgreSQL', () => {
       .where('success', '=', false)
       .execute();
     expect(journal.map((r) => r.ip)).toEqual(Array<string>(journal.length).fill('127.0.0.2'));
+
+    // The balancer's request id (it replaces one the client sent) is the process's: in both logs.
+    const outcome = await new BalancedClient(c.balancer.url, '127.0.0.2', tally).send('GET', '/api/config', undefined, {
+      'x-request-id': 'chosen-by-the-client',
+    });
+    const id = 'answer' in outcome ? outcome.answer.headers['x-request-id'] : undefined;
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+    await pollUntil(
+      "the request id in the balancer's log",
+      () => c.balancer.output().includes(` ${String(id)}`),
+      10_000,
+      c.output,
+    );
+    const serverLogs = c.processes.map((p) => p.output()).join('\n');
+    expect(serverLogs).toContain(`"reqId":"${String(id)}"`);
   }, 60_000);
 
   it('loses no acknowledged write, answers every request and sends each mail once while a process is killed mid-load', async () => {
