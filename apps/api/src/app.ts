@@ -99,6 +99,7 @@ import { PeopleTime } from './platform/peopleTime.js';
 import { RateLimiter } from './platform/rateLimit.js';
 import { isClientPage, registerWebClient } from './platform/webClient.js';
 import { installSecurity, type RegisteredRoute } from './platform/security.js';
+import { installIdempotency } from './platform/idempotency.js';
 import { SessionRepository, SessionResolver } from './platform/sessions.js';
 import { createFileStore } from './platform/fileStore/fromConfig.js';
 
@@ -224,6 +225,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sessions: new SessionResolver(sessions, clock),
     routes: registeredRoutes,
   });
+  // After the security hook: a POST's Idempotency-Key is its user's (platform/idempotency.ts).
+  const idempotency = installIdempotency(app, { db: db.kysely, clock, counts: metrics });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -359,6 +362,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', () => mailer.settled());
   const jobs: BackgroundJobs = {
     sweepExpiredAttempts: () => attempts.sweep(),
+    pruneIdempotencyKeys: () => idempotency.prune(),
     renewLearningStates: async () => {
       let renewed = 0;
       for (let batch = 0; batch < RENEWAL_BATCHES; batch++) {

@@ -28,6 +28,8 @@ export interface AppDeps {
 export interface BackgroundJobs {
   /** Finishes test attempts left open past their time; returns how many. */
   sweepExpiredAttempts(): Promise<number>;
+  /** Deletes POSTs' idempotency keys older than their lifetime (a day); returns how many. */
+  pruneIdempotencyKeys(): Promise<number>;
   /**
    * Rewrites learning states whose next recurrence cycle has opened and kept rankings that time has
    * overtaken, a transaction per batch until none is left; returns how many.

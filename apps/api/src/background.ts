@@ -55,7 +55,7 @@ export function repeat(
 }
 
 /**
- * The server's periodic work (server.ts): the attempt sweep and its companions every minute, the
+ * The server's periodic work (server.ts): the attempt sweep and its companions (learning states, idempotency keys) every minute, the
  * outbox's pass at once and every 30 s, and — unless REMINDERS=off — the reminder pass 30 s after
  * start-up, then every REMINDERS_INTERVAL_MINUTES. Every pass is safe beside the same pass of
  * another process. Returns a function that stops the schedule.
@@ -71,6 +71,8 @@ export function startBackgroundJobs(app: App, config: Config, timers: Timers = n
           app.jobs.sweepExpiredAttempts().catch((err: unknown) => log.error({ err }, 'attempt sweep failed')),
           // Learning states whose next recurrence cycle opened are rewritten (reads recompute them meanwhile).
           app.jobs.renewLearningStates().catch((err: unknown) => log.error({ err }, 'learning state renewal failed')),
+          // A day-old idempotency key is new again anyway; deleting it keeps the table to a day of POSTs.
+          app.jobs.pruneIdempotencyKeys().catch((err: unknown) => log.error({ err }, 'idempotency key prune failed')),
         ]),
       { firstMs: SWEEP_MS, everyMs: SWEEP_MS, timers, log },
     ),

@@ -57,6 +57,7 @@ export const COLUMNS: Registry = {
     ...stamps,
   },
   rate_limits: { key: 'text', hits: 'int', window_started_at: 'time' },
+  idempotency_keys: { user_id: 'int', key: 'text', request: 'text', created_at: 'time', status: 'int', body: 'text' },
   departments: { id: 'id', name: 'text', sort_order: 'int', ...stamps },
   department_courses: { department_id: 'int', course_id: 'int', assigned_at: 'time' },
   study_groups: { id: 'id', name: 'text', ...stamps },

@@ -16,6 +16,7 @@ const TABLES = [
   'sessions',
   'password_pins',
   'rate_limits',
+  'idempotency_keys',
   'departments',
   'department_courses',
   'study_groups',
@@ -72,6 +73,7 @@ describe(`migrations (${dialectName})`, () => {
         '0026_sign_ins',
         '0027_scorm',
         '0028_certificates',
+        '0029_idempotency_keys',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -265,6 +267,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0026_sign_ins',
         '0027_scorm',
         '0028_certificates',
+        '0029_idempotency_keys',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -351,6 +354,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0026_sign_ins',
         '0027_scorm',
         '0028_certificates',
+        '0029_idempotency_keys',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
@@ -393,6 +397,7 @@ describe(`migration 0018 (${dialectName})`, () => {
         '0026_sign_ins',
         '0027_scorm',
         '0028_certificates',
+        '0029_idempotency_keys',
       ]);
       const kept = await k.selectFrom('mail_log').selectAll().executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ id: 2, subject: 'Сводка', status: 'sent', queued_at: sentAt, sent_at: sentAt });

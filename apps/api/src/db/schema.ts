@@ -83,6 +83,18 @@ export interface RateLimitsTable {
   hits: number;
   window_started_at: Time;
 }
+/** A POST's idempotency key and, once answered with 2xx, its answer (platform/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  user_id: number;
+  key: string;
+  /** `METHOD route-pattern` of the request that claimed the key. */
+  request: string;
+  created_at: Time;
+  /** Null while the request runs (or after its process died). */
+  status: number | null;
+  /** The JSON answer as sent; null when it had none, was not JSON or was too large. */
+  body: string | null;
+}
 export interface DepartmentsTable {
   id: Id;
   name: string;
@@ -552,6 +564,7 @@ export interface Database {
   sessions: SessionsTable;
   password_pins: PasswordPinsTable;
   rate_limits: RateLimitsTable;
+  idempotency_keys: IdempotencyKeysTable;
   departments: DepartmentsTable;
   department_courses: DepartmentCoursesTable;
   study_groups: StudyGroupsTable;

@@ -20,6 +20,7 @@ export class AppMetrics {
   readonly #reminderPasses: Counter<'outcome'>;
   readonly #reminderMails: Counter<'kind'>;
   readonly #mails: Counter<'outcome'>;
+  readonly #idempotency: Counter<'outcome'>;
   #processMetrics = false;
 
   constructor(poolStats: () => PoolStats | null = () => null) {
@@ -74,10 +75,17 @@ export class AppMetrics {
       labelNames: ['outcome'],
       registers,
     });
+    this.#idempotency = new Counter({
+      name: 'lms_idempotent_requests_total',
+      help: 'POSTs whose Idempotency-Key was used before: replayed (the stored answer), in_progress (refused with 409)',
+      labelNames: ['outcome'],
+      registers,
+    });
     // Series of a few known values start at 0, so that a rate over them exists before the first event.
     for (const outcome of ['sent', 'retry', 'failed']) this.#mails.inc({ outcome }, 0);
     for (const outcome of ['ok', 'failed']) this.#reminderPasses.inc({ outcome }, 0);
     for (const kind of ['reminder', 'digest']) this.#reminderMails.inc({ kind }, 0);
+    for (const outcome of ['replayed', 'in_progress']) this.#idempotency.inc({ outcome }, 0);
     this.#poolGauges(poolStats, registers);
   }
 
@@ -135,6 +143,10 @@ export class AppMetrics {
 
   mailTried(outcome: 'sent' | 'retry' | 'failed'): void {
     this.#mails.inc({ outcome });
+  }
+
+  idempotency(outcome: 'replayed' | 'in_progress'): void {
+    this.#idempotency.inc({ outcome });
   }
 
   get contentType(): string {
