@@ -46,6 +46,39 @@ describe('http client', () => {
     expect(mock.requests[1]?.headers['Content-Type']).toBeUndefined();
   });
 
+  it('puts a new Idempotency-Key on every same-origin POST, and none on other methods', async () => {
+    const mock = mockHttp({
+      'POST /api/study-groups': { status: 201 },
+      'GET /api/study-groups': { status: 200 },
+      'PUT /api/study-groups/1': { status: 200 },
+      'POST https://elsewhere.example/x': { status: 200 },
+    });
+    restore = mock.restore;
+    const form = new FormData();
+    await http.post('/api/study-groups', { name: 'Новички' });
+    await http.post('/api/study-groups', form);
+    await http.get('/api/study-groups');
+    await http.put('/api/study-groups/1', { name: 'Новички' });
+    await http.post('https://elsewhere.example/x', {});
+    const keys = mock.requests.map((r) => r.headers['Idempotency-Key']);
+    expect(keys[0]).toMatch(/^[A-Za-z0-9-]{1,64}$/);
+    expect(keys[1]).toMatch(/^[A-Za-z0-9-]{1,64}$/);
+    expect(keys[1]).not.toBe(keys[0]);
+    expect(keys.slice(2)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('makes the key without crypto.randomUUID, which plain-HTTP pages lack', async () => {
+    vi.stubGlobal('crypto', { getRandomValues: crypto.getRandomValues.bind(crypto) });
+    const mock = mockHttp({ 'POST /a': { status: 200 } });
+    restore = mock.restore;
+    try {
+      await http.post('/a', {});
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(mock.requests[0]?.headers['Idempotency-Key']).toMatch(/^[0-9a-f]{32}$/);
+  });
+
   it('echoes the XSRF-TOKEN cookie as X-XSRF-TOKEN on same-origin calls only', async () => {
     document.cookie = 'XSRF-TOKEN=a%2Bb%3D';
     const mock = mockHttp({ 'POST /login': { status: 200 }, 'GET https://elsewhere.example/x': { status: 200 } });

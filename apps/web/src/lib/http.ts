@@ -170,7 +170,16 @@ const defaults = {
   adapter: browserAdapter as HttpAdapter,
 };
 
-/** The call as it goes out: settings merged, body serialised, XSRF header set. */
+/**
+ * A new key for one POST. `randomUUID` exists only on HTTPS pages and localhost; an intranet page
+ * served over plain HTTP gets the same 128 random bits from `getRandomValues`, which exists everywhere.
+ */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The call as it goes out: settings merged, body serialised, XSRF and idempotency headers set. */
 function prepare(config: RequestConfig): RequestConfig {
   const { baseURL, withCredentials, timeout, xsrfCookieName, xsrfHeaderName } = defaults;
   const merged: RequestConfig = {
@@ -192,7 +201,12 @@ function prepare(config: RequestConfig): RequestConfig {
     data = JSON.stringify(data);
   }
   const token = readCookie(xsrfCookieName);
-  if (token !== undefined && isSameOrigin(fullUrl(merged))) headers[xsrfHeaderName] = token;
+  const sameOrigin = isSameOrigin(fullUrl(merged));
+  if (token !== undefined && sameOrigin) headers[xsrfHeaderName] = token;
+  // A browser resends a POST whose connection a balancer closed without an answer, with the same
+  // headers: the server answers a repeated key with the first answer instead of running it again
+  // (docs/decisions.md §Several processes). Same origin only: elsewhere it would cost a preflight.
+  if (merged.method === 'post' && sameOrigin) headers['Idempotency-Key'] = newIdempotencyKey();
   return { ...merged, data, headers };
 }
 
