@@ -12,11 +12,8 @@ import {
   type TestContext,
 } from '../../test/harness.js';
 import { multipart } from '../../test/multipart.js';
+import { PNG } from '../../test/images.js';
 
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fe0dd14a9b0000000049454e44ae426082',
-  'hex',
-);
 const EXE = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200, 1)]);
 
 /** Sends half of a multipart upload over a real socket, then drops the connection. */

@@ -24,13 +24,9 @@ import { StorageCleanup } from './cleanup.js';
 import { FilesRepository } from './repository.js';
 import { ScormRepository } from '../scorm/repository.js';
 import { UnitOfWork } from '../../db/unitOfWork.js';
+import { PNG } from '../../test/images.js';
 
 /** Files in an S3 bucket (STORAGE_URL=s3://…) through the whole API, and the folder↔bucket move. */
-
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fe0dd14a9b0000000049454e44ae426082',
-  'hex',
-);
 
 async function keys(store: FileStore, prefix: string): Promise<string[]> {
   const found: string[] = [];

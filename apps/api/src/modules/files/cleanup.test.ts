@@ -16,13 +16,9 @@ import { multipart } from '../../test/multipart.js';
 import { ScormRepository } from '../scorm/repository.js';
 import { StorageCleanup } from './cleanup.js';
 import { FilesRepository } from './repository.js';
+import { PNG } from '../../test/images.js';
 
 /** The cleanup on the default store, DATA_DIR's folder (the bucket: bucket.test.ts). */
-
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fe0dd14a9b0000000049454e44ae426082',
-  'hex',
-);
 
 describe(`cleanup of files in the folder (${dialectName})`, () => {
   let ctx: TestContext;

@@ -14,11 +14,7 @@ import {
   queriesDuring,
   type TestContext,
 } from '../../test/harness.js';
-
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fe0dd14a9b0000000049454e44ae426082',
-  'hex',
-);
+import { PNG } from '../../test/images.js';
 
 /**
  * A manager reads the covers of the courses of the people they manage (the analytics employee modal
