@@ -61,6 +61,8 @@ function isForeignKeyViolation(error: unknown): boolean {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
+      // An answer for a failure elsewhere (the file store down) keeps its cause for the operator.
+      if (error.cause !== undefined) request.log.error({ err: error }, 'request failed');
       return reply.code(error.statusCode).send(body(error.message, error.errors));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { HttpError, MESSAGES } from '../errors.js';
 
 /** One stored object as a listing gives it. */
 export interface StoredObject {
@@ -55,4 +56,16 @@ export function isSafeKey(key: string): boolean {
   if (key.length === 0 || key.length > 1024 || !NAMESPACES.some((n) => key.startsWith(n))) return false;
   if (key.includes('\0') || key.includes('\\') || key.startsWith('/')) return false;
   return key.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+}
+
+/**
+ * The store did not answer or refused the server itself (an outage, a wrong key or endpoint): not
+ * the request's fault nor a bug, so the client is told to come back (503) and the cause is logged.
+ */
+export class StoreUnavailable extends HttpError {
+  constructor(cause: unknown) {
+    super(503, MESSAGES.storageUnavailable);
+    this.name = 'StoreUnavailable';
+    this.cause = cause;
+  }
 }

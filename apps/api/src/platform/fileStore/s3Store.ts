@@ -10,7 +10,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { isSafeKey, type FileStore, type OpenedObject, type StoredObject } from './fileStore.js';
+import { isSafeKey, StoreUnavailable, type FileStore, type OpenedObject, type StoredObject } from './fileStore.js';
 
 export interface S3Settings {
   bucket: string;
@@ -44,6 +44,22 @@ const notFound = (error: unknown) => {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
 };
+
+/**
+ * What the SDK failed with: its errors, the service's answers and connection failures alike, carry
+ * `$metadata` (the attempts made); a body that failed on its way in does not.
+ */
+const fromBucket = (error: unknown): boolean => typeof error === 'object' && error !== null && '$metadata' in error;
+
+/** The bucket's failures become StoreUnavailable (a 503 for the client); a missing object stays as it is. */
+const asUnavailable = (error: unknown): unknown =>
+  fromBucket(error) && !notFound(error) ? new StoreUnavailable(error) : error;
+
+/** The same for a call whose promise is awaited directly. */
+const guarded = <T>(call: Promise<T>): Promise<T> =>
+  call.catch((error: unknown) => {
+    throw asUnavailable(error);
+  });
 
 /**
  * Objects in an S3-compatible bucket through the AWS SDK v3. Uploads go through the SDK's managed
@@ -97,7 +113,7 @@ export class S3Store implements FileStore {
       counted.destroy(error as Error);
       await upload.abort().catch(() => undefined);
       await Promise.allSettled([uploaded, piped]);
-      throw error;
+      throw asUnavailable(error);
     }
     return counted.bytes;
   }
@@ -110,18 +126,20 @@ export class S3Store implements FileStore {
       head = await this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key }));
     } catch (error) {
       if (notFound(error)) return null;
-      throw error;
+      throw asUnavailable(error);
     }
     return {
       size: head.ContentLength ?? 0,
       modifiedAt: head.LastModified ?? new Date(0),
       stream: async (range) => {
-        const got = await this.client.send(
-          new GetObjectCommand({
-            Bucket: this.settings.bucket,
-            Key,
-            Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-          }),
+        const got = await guarded(
+          this.client.send(
+            new GetObjectCommand({
+              Bucket: this.settings.bucket,
+              Key,
+              Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+            }),
+          ),
         );
         return got.Body as Readable;
       },
@@ -130,18 +148,22 @@ export class S3Store implements FileStore {
 
   async remove(key: string): Promise<void> {
     if (!isSafeKey(key)) return;
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }));
+    await guarded(
+      this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) })),
+    );
   }
 
   async *list(prefix: string): AsyncIterable<StoredObject> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({
-          Bucket: this.settings.bucket,
-          Prefix: this.settings.prefix + prefix,
-          ContinuationToken: token,
-        }),
+      const page = await guarded(
+        this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.settings.bucket,
+            Prefix: this.settings.prefix + prefix,
+            ContinuationToken: token,
+          }),
+        ),
       );
       for (const item of page.Contents ?? []) {
         if (!item.Key) continue;
