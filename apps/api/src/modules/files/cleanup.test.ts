@@ -60,8 +60,13 @@ describe(`cleanup of files in the folder (${dialectName})`, () => {
     const temp = join(ctx.config.dataDir, '.store-tmp');
     mkdirSync(temp, { recursive: true });
     writeFileSync(join(temp, 'left.part'), 'half');
+    // What an earlier version left while receiving an upload.
+    const earlier = join(ctx.config.dataDir, 'storage', 'tmp');
+    mkdirSync(earlier, { recursive: true });
+    writeFileSync(join(earlier, '0a1b.part'), 'earlier');
     const old = new Date(Date.now() - 3 * DAY);
     utimesSync(join(temp, 'left.part'), old, old);
+    utimesSync(join(earlier, '0a1b.part'), old, old);
 
     const uow = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
     const cleanup = new StorageCleanup(
@@ -77,13 +82,14 @@ describe(`cleanup of files in the folder (${dialectName})`, () => {
       unreferenced: 1,
       strays: 0,
       packageFolders: 0,
-      temporary: 1,
-      bytes: PNG.length + 4,
+      temporary: 2,
+      bytes: PNG.length + 4 + 7,
     });
     const stored = (path: string) => existsSync(join(ctx.config.dataDir, 'storage', path));
     expect(stored(kept.file_path)).toBe(true);
     expect(stored(loose.file_path)).toBe(false);
     expect(existsSync(join(temp, 'left.part'))).toBe(false);
+    expect(existsSync(join(earlier, '0a1b.part'))).toBe(false);
     const rows = await ctx.db.kysely.selectFrom('files').select('path').execute();
     expect(rows.map((r) => r.path)).toEqual([kept.file_path]);
     // Run again: nothing left to remove.

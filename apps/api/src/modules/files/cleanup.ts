@@ -12,6 +12,8 @@ export const CLEANUP_GRACE_MS = 24 * 3_600_000;
 const UPLOAD_FOLDERS = ['lessons/', 'courses/', 'tests/', 'certificates/'];
 /** Folders under DATA_DIR where bytes wait on their way into the store. */
 const LOCAL_TEMP = ['.store-tmp', '.scorm-incoming'];
+/** Where versions before the file store received uploads (`<name>.part`, renamed when whole). */
+const EARLIER_TEMP = `${UPLOADS_PREFIX}tmp/`;
 const PAGE = 500;
 
 export interface CleanupReport {
@@ -109,6 +111,12 @@ export class StorageCleanup {
   }
 
   private async temporary(before: Date, dryRun: boolean, report: CleanupReport): Promise<void> {
+    for await (const object of this.store.list(EARLIER_TEMP)) {
+      if (object.modifiedAt >= before) continue;
+      if (!dryRun) await this.store.remove(object.key);
+      report.temporary += 1;
+      report.bytes += object.size;
+    }
     for (const folder of LOCAL_TEMP) {
       const dir = join(this.dataDir, folder);
       const names = await readdir(dir).catch(() => [] as string[]);
