@@ -1,4 +1,8 @@
-import { SCORM_PREFIX, UPLOADS_PREFIX, type FileStore } from '../platform/fileStore/fileStore.js';
+import { inParallel } from '../lib/inParallel.js';
+import { everyStoredObject, type FileStore } from '../platform/fileStore/fileStore.js';
+
+/** Files copied at once, as a backup copies them. */
+const PARALLEL = 4;
 
 export interface MoveReport {
   copied: number;
@@ -21,26 +25,24 @@ export async function moveFiles(
 ): Promise<MoveReport> {
   const report: MoveReport = { copied: 0, present: 0, bytes: 0, removed: 0 };
   const moved: string[] = [];
-  for (const prefix of [UPLOADS_PREFIX, SCORM_PREFIX]) {
-    for await (const object of from.list(prefix)) {
-      const there = await to.open(object.key);
-      if (there?.size === object.size) {
-        report.present += 1;
-      } else {
-        const source = await from.open(object.key);
-        if (!source) continue;
-        const written = await to.write(object.key, await source.stream());
-        const check = await to.open(object.key);
-        if (written !== source.size || check?.size !== source.size) {
-          throw new Error(`${object.key}: в хранилище записано ${check?.size ?? 0} байт из ${source.size}`);
-        }
-        report.copied += 1;
-        report.bytes += source.size;
+  await inParallel(everyStoredObject(from), PARALLEL, async (object) => {
+    const there = await to.open(object.key);
+    if (there?.size === object.size) {
+      report.present += 1;
+    } else {
+      const source = await from.open(object.key);
+      if (!source) return;
+      const written = await to.write(object.key, await source.stream());
+      const check = await to.open(object.key);
+      if (written !== source.size || check?.size !== source.size) {
+        throw new Error(`${object.key}: в хранилище записано ${check?.size ?? 0} байт из ${source.size}`);
       }
-      moved.push(object.key);
-      options.progress?.(report);
+      report.copied += 1;
+      report.bytes += source.size;
     }
-  }
+    moved.push(object.key);
+    options.progress?.(report);
+  });
   if (!options.keepSource) {
     for (const key of moved) {
       await from.remove(key);

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { opendir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { inParallel } from '../../lib/inParallel.js';
 import { SCORM_PREFIX, type FileStore } from '../../platform/fileStore/fileStore.js';
 
 /** Files written to the store at once: a package of many small files goes faster, memory stays bounded. */
@@ -22,15 +23,9 @@ async function* filesUnder(dir: string): AsyncIterable<string> {
  * store under `scorm/<folder>/`: a folder under DATA_DIR or a bucket every process reads.
  */
 export async function storePackage(store: FileStore, unpacked: string, folder: string): Promise<void> {
-  const running = new Set<Promise<void>>();
-  for await (const file of filesUnder(unpacked)) {
-    const key = packageKey(folder, relative(unpacked, file).split(sep).join('/'));
-    const task = store.write(key, createReadStream(file)).then(() => undefined);
-    running.add(task);
-    void task.finally(() => running.delete(task)).catch(() => undefined);
-    if (running.size >= PARALLEL) await Promise.race(running);
-  }
-  await Promise.all(running);
+  await inParallel(filesUnder(unpacked), PARALLEL, async (file) => {
+    await store.write(packageKey(folder, relative(unpacked, file).split(sep).join('/')), createReadStream(file));
+  });
 }
 
 /** Removes what was stored of a package (an upload refused or failed after its files were copied). */

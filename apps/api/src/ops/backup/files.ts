@@ -4,35 +4,16 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../lib/privateFiles.js';
-import { SCORM_PREFIX, UPLOADS_PREFIX, type FileStore } from '../../platform/fileStore/fileStore.js';
+import { inParallel } from '../../lib/inParallel.js';
+import { everyStoredObject, type FileStore } from '../../platform/fileStore/fileStore.js';
 import { Checksum, FILES_DIR, type FileEntry } from './manifest.js';
 
 /**
  * Files between the store (a folder or a bucket, through `FileStore` only) and a backup folder's
  * `files/<key>`, streamed with their checksums computed on the way: memory stays bounded whatever a
- * file's size. Four at a time, as a package's files go into the store: a bucket's latency per file
- * would otherwise make a package of thousands of small files slow.
+ * file's size. Four at a time, as a package's files go into the store.
  */
 const PARALLEL = 4;
-
-/** `work` for each item, at most PARALLEL at once; the first failure stops the rest and is thrown. */
-async function inParallel<T>(items: AsyncIterable<T> | Iterable<T>, work: (item: T) => Promise<void>): Promise<void> {
-  const running = new Set<Promise<void>>();
-  const failures: unknown[] = [];
-  for await (const item of items) {
-    if (failures.length > 0) break;
-    const task = work(item).catch((error: unknown) => void failures.push(error));
-    running.add(task);
-    void task.finally(() => running.delete(task));
-    if (running.size >= PARALLEL) await Promise.race(running);
-  }
-  await Promise.all(running);
-  if (failures.length > 0) throw failures[0];
-}
-
-async function* everyObject(store: FileStore) {
-  for (const prefix of [UPLOADS_PREFIX, SCORM_PREFIX]) yield* store.list(prefix);
-}
 
 /** Where a key's copy lives in a backup folder (keys are checked: relative, no `..`). */
 export const backupPath = (dir: string, key: string) => join(dir, FILES_DIR, ...key.split('/'));
@@ -43,7 +24,7 @@ export const backupPath = (dir: string, key: string) => join(dir, FILES_DIR, ...
  */
 export async function copyFilesOut(store: FileStore, dir: string): Promise<FileEntry[]> {
   const entries: FileEntry[] = [];
-  await inParallel(everyObject(store), async (object) => {
+  await inParallel(everyStoredObject(store), PARALLEL, async (object) => {
     const opened = await store.open(object.key);
     if (!opened) return;
     const path = backupPath(dir, object.key);
@@ -78,7 +59,7 @@ async function storedChecksum(store: FileStore, key: string): Promise<string | n
 export async function filesAlreadyThere(store: FileStore, entries: readonly FileEntry[]): Promise<Set<string>> {
   const wanted = new Map(entries.map((e) => [e.key, e]));
   const there = new Set<string>();
-  for await (const object of everyObject(store)) {
+  for await (const object of everyStoredObject(store)) {
     const entry = wanted.get(object.key);
     const same =
       entry !== undefined && entry.size === object.size && (await storedChecksum(store, object.key)) === entry.sha256;
@@ -105,6 +86,7 @@ export async function copyFilesIn(
 ): Promise<void> {
   await inParallel(
     entries.filter((e) => !skip.has(e.key)),
+    PARALLEL,
     async (entry) => {
       const sum = new Checksum();
       await store.write(entry.key, Readable.from(sum.pass(createReadStream(backupPath(dir, entry.key)))));

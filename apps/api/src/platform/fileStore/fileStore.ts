@@ -48,6 +48,11 @@ export const SCORM_PREFIX = 'scorm/';
 
 const NAMESPACES = [UPLOADS_PREFIX, SCORM_PREFIX];
 
+/** Every object of both namespaces: what a backup or a move between stores goes through. */
+export async function* everyStoredObject(store: FileStore): AsyncIterable<StoredObject> {
+  for (const prefix of NAMESPACES) yield* store.list(prefix);
+}
+
 /**
  * Whether a key stays inside the store: in one of the namespaces, relative, `/`-separated, no empty,
  * `.` or `..` segment, no NUL or `\` (the folder store shares DATA_DIR with the database).
