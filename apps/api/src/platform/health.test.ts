@@ -2,8 +2,8 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:ht
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareDatabase } from '../bootstrap.js';
 import { createTestApp, dialectName, type TestContext } from '../test/harness.js';
-import { opsApp, withProbe, type OpsApp } from '../test/opsApp.js';
 import { SECOND } from './clock.js';
+import type { FileStore } from './fileStore/fileStore.js';
 import { STORAGE_PROBE_KEPT_MS } from './health.js';
 
 const READY = {
@@ -32,8 +32,21 @@ function get(agent: Agent, port: number, path: string) {
   });
 }
 
+/** The store with another probe (a bucket that fails or hangs). */
+function withProbe(store: FileStore, probe: () => Promise<void>): FileStore {
+  return {
+    kind: store.kind,
+    location: store.location,
+    write: (key, body, options) => store.write(key, body, options),
+    open: (key) => store.open(key),
+    remove: (key) => store.remove(key),
+    list: (prefix) => store.list(prefix),
+    probe,
+  };
+}
+
 describe(`health and readiness (${dialectName})`, () => {
-  let ctx: OpsApp | undefined;
+  let ctx: TestContext | undefined;
   let served: TestContext | undefined;
   let release: (() => void) | undefined;
   afterEach(async () => {
@@ -43,13 +56,13 @@ describe(`health and readiness (${dialectName})`, () => {
     ctx = served = release = undefined;
   });
 
-  const readyz = async (o: OpsApp) => {
+  const readyz = async (o: TestContext) => {
     const res = await o.app.inject({ method: 'GET', url: '/readyz' });
     return { status: res.statusCode, body: res.json() as unknown };
   };
 
   it('answers /healthz without touching anything and /readyz once every check passes, for anyone', async () => {
-    ctx = await opsApp();
+    ctx = await createTestApp();
     const health = await ctx.app.inject({ method: 'GET', url: '/healthz' });
     expect([health.statusCode, health.json()]).toEqual([200, { status: 'ok' }]);
     expect(await readyz(ctx)).toEqual({ status: 200, body: READY });
@@ -59,7 +72,7 @@ describe(`health and readiness (${dialectName})`, () => {
   });
 
   it('answers 503 naming the database when it is closed, and skips the migrations', async () => {
-    ctx = await opsApp();
+    ctx = await createTestApp();
     await ctx.db.close();
     expect(await readyz(ctx)).toEqual({
       status: 503,
@@ -71,7 +84,7 @@ describe(`health and readiness (${dialectName})`, () => {
   });
 
   it('answers 503 while the database lacks a migration of this code, 200 once it is migrated', async () => {
-    ctx = await opsApp({ migratedTo: '0027_scorm' });
+    ctx = await createTestApp({}, { migratedTo: '0027_scorm' });
     expect(await readyz(ctx)).toEqual({
       status: 503,
       body: { status: 'not_ready', checks: { ...READY.checks, migrations: 'pending' } },
@@ -82,13 +95,16 @@ describe(`health and readiness (${dialectName})`, () => {
 
   it("answers 503 when the store's probe fails, without the error's text, and probes again at the next check", async () => {
     let failing = true;
-    ctx = await opsApp({
-      store: (store) =>
-        withProbe(store, async () => {
-          if (failing) throw new Error('bucket lms-files at storage.example.net: access denied');
-          await store.probe();
-        }),
-    });
+    ctx = await createTestApp(
+      {},
+      {
+        fileStore: (store) =>
+          withProbe(store, async () => {
+            if (failing) throw new Error('bucket lms-files at storage.example.net: access denied');
+            await store.probe();
+          }),
+      },
+    );
     const refused = await ctx.app.inject({ method: 'GET', url: '/readyz' });
     expect(refused.statusCode).toBe(503);
     expect(refused.json()).toEqual({ status: 'not_ready', checks: { ...READY.checks, storage: 'failed' } });
@@ -98,12 +114,15 @@ describe(`health and readiness (${dialectName})`, () => {
   });
 
   it('answers 503, not 500, when the store throws before it even starts', async () => {
-    ctx = await opsApp({
-      store: (store) =>
-        withProbe(store, () => {
-          throw new Error('no credentials');
-        }),
-    });
+    ctx = await createTestApp(
+      {},
+      {
+        fileStore: (store) =>
+          withProbe(store, () => {
+            throw new Error('no credentials');
+          }),
+      },
+    );
     expect(await readyz(ctx)).toEqual({
       status: 503,
       body: { status: 'not_ready', checks: { ...READY.checks, storage: 'failed' } },
@@ -113,7 +132,7 @@ describe(`health and readiness (${dialectName})`, () => {
   it('answers 503 within READYZ_TIMEOUT_MS when the store hangs', async () => {
     const hung = gatedProbe();
     ({ open: release } = hung);
-    ctx = await opsApp({ env: { READYZ_TIMEOUT_MS: '20' }, store: (store) => withProbe(store, hung.run) });
+    ctx = await createTestApp({ READYZ_TIMEOUT_MS: '20' }, { fileStore: (store) => withProbe(store, hung.run) });
     expect(await readyz(ctx)).toEqual({
       status: 503,
       body: { status: 'not_ready', checks: { ...READY.checks, storage: 'timeout' } },
@@ -122,7 +141,7 @@ describe(`health and readiness (${dialectName})`, () => {
 
   it('lets balancers asking at once share one probe, and keeps a good probe for a while', async () => {
     const probe = gatedProbe();
-    ctx = await opsApp({ store: (store) => withProbe(store, probe.run) });
+    ctx = await createTestApp({}, { fileStore: (store) => withProbe(store, probe.run) });
     const both = Promise.all([readyz(ctx), readyz(ctx)]);
     // Both requests are in: the one probe under way waits for the gate.
     while (probe.calls === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -194,7 +213,7 @@ describe(`health and readiness (${dialectName})`, () => {
   });
 
   it('documents /healthz and /readyz in the OpenAPI reference, not /metrics', async () => {
-    ctx = await opsApp();
+    ctx = await createTestApp();
     const paths = Object.keys((await ctx.app.inject({ method: 'GET', url: '/docs/json' })).json().paths);
     expect(paths).toEqual(expect.arrayContaining(['/healthz', '/readyz']));
     expect(paths).not.toContain('/metrics');

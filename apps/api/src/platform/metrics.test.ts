@@ -2,7 +2,6 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { Client, createTestApp, createUser, dialectName, type TestContext } from '../test/harness.js';
-import { opsApp, type OpsApp } from '../test/opsApp.js';
 import { MINUTE } from './clock.js';
 import type { AuditedMail } from './mail/mailer.js';
 
@@ -42,7 +41,7 @@ function httpGet(port: number, path: string) {
 
 describe(`metrics (${dialectName})`, () => {
   let ctx: TestContext | undefined;
-  let other: OpsApp | undefined;
+  let other: TestContext | undefined;
   afterEach(async () => {
     await ctx?.close();
     await other?.close();
@@ -123,8 +122,7 @@ describe(`metrics (${dialectName})`, () => {
       text: 'Текст',
       audit: { kind: 'manager_digest', user_id: null, course_id: null },
     });
-    other = await opsApp({
-      env: WITH_TOKEN,
+    other = await createTestApp(WITH_TOKEN, {
       mailTransport: {
         async deliver(message) {
           if (message.to.startsWith('later')) throw Object.assign(new Error('busy'), { responseCode: 451 });

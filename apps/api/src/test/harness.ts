@@ -10,7 +10,11 @@ import { buildApp, type App } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { connect, type Db } from '../db/connect.js';
 import { prepareDatabase } from '../bootstrap.js';
+import { migrateTo } from '../db/migrate.js';
 import { ManualClock } from '../platform/clock.js';
+import type { FileStore } from '../platform/fileStore/fileStore.js';
+import { createFileStore } from '../platform/fileStore/fromConfig.js';
+import type { MailTransport } from '../platform/mail/mailer.js';
 import { hashPassword } from '../platform/passwords.js';
 import { CapturingTransport } from './mail.js';
 
@@ -89,6 +93,12 @@ export async function createTestApp(
     beforeReady?: (app: App) => void;
     /** Deliver through the configured transport (MAIL_HOST: a test's SMTP server) instead of capturing. */
     configTransport?: boolean;
+    /** Deliver through this transport instead of capturing (one that refuses, for the metrics). */
+    mailTransport?: MailTransport;
+    /** The store the app gets, made from the one the config names (e.g. with another probe). */
+    fileStore?: (configured: FileStore) => FileStore;
+    /** The last migration applied: an older schema than the code's (readiness). */
+    migratedTo?: string;
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lms-test-'));
@@ -101,16 +111,18 @@ export async function createTestApp(
     ...env,
   });
   const { db, drop } = await createTestDb();
-  await prepareDatabase(db);
+  if (opts.migratedTo) await migrateTo(db.kysely, db.kind, opts.migratedTo, db.schema);
+  else await prepareDatabase(db);
   const clock = new ManualClock();
   const mailer = new CapturingTransport();
   const app = await buildApp({
     config,
     db,
     clock,
-    mailTransport: opts.configTransport ? undefined : mailer,
+    mailTransport: opts.configTransport ? undefined : (opts.mailTransport ?? mailer),
     secret: 'test-secret-0123456789-0123456789',
     logger: opts.logger,
+    fileStore: opts.fileStore?.(createFileStore(config)),
   });
   mailer.settleWith(() => app.jobs.mailSettled());
   opts.beforeReady?.(app);
@@ -123,6 +135,7 @@ export async function createTestApp(
     mailer,
     close: async () => {
       await app.close();
+      // A test may have closed the database already: closing again changes nothing.
       await drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
