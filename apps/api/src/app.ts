@@ -260,7 +260,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     audit,
   );
   await app.register(usersRoutes(usersService, config));
-  await oidc.register(app, { uow, auth, users, sessions, enrollments, audit, limiter, signIns });
+  await oidc.register(app, { uow, auth, users, sessions, enrollments, audit, limiter, signIns, counts: metrics });
   await app.register(mailLogRoutes(mailLog));
   const departmentsRepo = new DepartmentsRepository(uow);
   const groupsRepo = new GroupsRepository(uow);

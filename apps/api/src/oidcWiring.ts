@@ -7,7 +7,7 @@ import type { AuthService } from './modules/auth/service.js';
 import { OidcAccounts } from './modules/auth/oidc/accounts.js';
 import { OidcProvider } from './modules/auth/oidc/provider.js';
 import { OidcAccountsRepository } from './modules/auth/oidc/repository.js';
-import { oidcRoutes, providerLogout } from './modules/auth/oidc/routes.js';
+import { oidcRoutes, providerLogout, type RateLimitCounts } from './modules/auth/oidc/routes.js';
 import { OidcSignIn } from './modules/auth/oidc/service.js';
 import { DepartmentsRepository } from './modules/departments/repository.js';
 import type { EnrollmentService } from './modules/enrollment/service.js';
@@ -27,6 +27,7 @@ interface SignInDeps {
   audit: AuditService;
   limiter: RateLimiter;
   signIns: SignIns;
+  counts: RateLimitCounts;
 }
 
 /**
@@ -64,7 +65,7 @@ export function wireOidc(base: { config: Config; secret: string; clock: Clock })
               deps.signIns,
             )
           : null;
-      await app.register(oidcRoutes({ signIn, auth: deps.auth, config, secret }));
+      await app.register(oidcRoutes({ signIn, auth: deps.auth, config, secret, counts: deps.counts }));
     },
   };
 }

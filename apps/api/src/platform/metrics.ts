@@ -40,7 +40,7 @@ export class AppMetrics {
     });
     this.#refusals = new Counter({
       name: 'lms_rate_limited_total',
-      help: 'Requests refused with 429 (a rate limit or the full password-hashing queue), by route pattern',
+      help: 'Requests refused by a rate limit or the full password-hashing queue (429, or the provider sign-in sent back to /login), by route pattern',
       labelNames: ['route'],
       registers,
     });
@@ -122,7 +122,12 @@ export class AppMetrics {
     const labels = { method, route, status: String(status) };
     this.#requests.inc(labels);
     this.#durations.observe(labels, seconds);
-    if (status === 429) this.#refusals.inc({ route });
+    if (status === 429) this.rateLimited(route);
+  }
+
+  /** A request refused by a rate limit: a 429, or a sign-in through the provider sent back to the login page. */
+  rateLimited(route: string): void {
+    this.#refusals.inc({ route });
   }
 
   query(ms: number, failed: boolean): void {

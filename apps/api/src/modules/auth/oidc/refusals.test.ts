@@ -32,8 +32,8 @@ describe(`OpenID Connect refusals (${dialectName})`, () => {
   let t: OidcTest;
   afterEach(async () => t?.close());
 
-  async function setUp(provider: Partial<ProviderOptions> = {}) {
-    t = await oidcTestApp({ provider: { accounts: [ANNA], ...provider } });
+  async function setUp(provider: Partial<ProviderOptions> = {}, env: Record<string, string> = {}) {
+    t = await oidcTestApp({ provider: { accounts: [ANNA], ...provider }, env });
     await createUser(t.ctx.db, { role: 'learner', email: 'anna@example.com' });
     return new Client(t.ctx.app);
   }
@@ -158,8 +158,18 @@ describe(`OpenID Connect refusals (${dialectName})`, () => {
     await expectRefused(await visitCallback(client, back), 'denied');
   });
 
-  it('the per-address budget of sign-in attempts holds on the callback too', async () => {
-    const client = await setUp();
+  it('the per-address budget of sign-in attempts holds on the callback too, and is counted', async () => {
+    const client = await setUp({}, { METRICS_TOKEN: 'metrics-token-0123456789-0123456789' });
+    const refusals = async () => {
+      const res = await t.ctx.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: 'Bearer metrics-token-0123456789-0123456789' },
+      });
+      return [...res.body.matchAll(/^lms_rate_limited_total\{route="([^"]+)"\} (\d+)$/gm)].map(
+        (m) => `${m[1]} ${m[2]}`,
+      );
+    };
     for (let i = 0; i < 30; i++) {
       expect(refusalOf(await client.get('/api/auth/oidc/callback?code=x&state=y'))).toBe('expired');
     }
@@ -167,6 +177,8 @@ describe(`OpenID Connect refusals (${dialectName})`, () => {
     // The same budget as the password sign-in's: it is spent for the form too.
     const login = await client.post('/login', { login: 'anna@example.com', password: 'x', remember: false });
     expect(login.statusCode).toBe(429);
+    // The provider's refusal is a redirect, not a 429: it is counted all the same.
+    expect((await refusals()).sort()).toEqual(['/api/auth/oidc/callback 1', '/login 1']);
     t.ctx.clock.advance(MINUTE);
     expect(refusalOf(await signInThrough(t, client, 'anna'))).toBeNull();
   });

@@ -46,15 +46,22 @@ function reasonOf(error: unknown): string | undefined {
  * shown there), never with a session and never with a 500: an unexpected error is logged and
  * answered with the general code.
  */
-function refuse(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+function refuse(request: FastifyRequest, reply: FastifyReply, error: unknown, counts?: RateLimitCounts) {
   let code: OidcErrorCode = 'failed';
   if (error instanceof OidcRefusal) {
     code = error.code;
+    // A redirect, not a 429: counted as the limits' refusals are (platform/metrics.ts).
+    if (code === 'too_many') counts?.rateLimited(request.routeOptions.url ?? OIDC_CALLBACK_PATH);
     request.log.warn({ code, reason: reasonOf(error.cause) }, 'OpenID Connect sign-in refused');
   } else {
     request.log.error({ err: error }, 'OpenID Connect sign-in failed');
   }
   return toLogin(reply, code);
+}
+
+/** Where refusals by a rate limit are counted. */
+export interface RateLimitCounts {
+  rateLimited(route: string): void;
 }
 
 const toLogin = (reply: FastifyReply, code: OidcErrorCode) =>
@@ -65,9 +72,15 @@ const toLogin = (reply: FastifyReply, code: OidcErrorCode) =>
  * top-level navigations of the browser and answer with redirects only.
  */
 export const oidcRoutes =
-  (deps: { signIn: OidcSignIn | null; auth: AuthService; config: Config; secret: string }): FastifyPluginAsyncZod =>
+  (deps: {
+    signIn: OidcSignIn | null;
+    auth: AuthService;
+    config: Config;
+    secret: string;
+    counts?: RateLimitCounts;
+  }): FastifyPluginAsyncZod =>
   async (app) => {
-    const { signIn, auth, config, secret } = deps;
+    const { signIn, auth, config, secret, counts } = deps;
 
     app.get(
       OIDC_START_PATH,
@@ -95,7 +108,7 @@ export const oidcRoutes =
           });
           return reply.redirect(location);
         } catch (error) {
-          return refuse(request, reply, error);
+          return refuse(request, reply, error, counts);
         }
       },
     );
@@ -132,7 +145,7 @@ export const oidcRoutes =
           });
           return reply.redirect(result.returnTo);
         } catch (error) {
-          return refuse(request, reply, error);
+          return refuse(request, reply, error, counts);
         }
       },
     );
