@@ -176,8 +176,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // in the background with retries (issue 30).
   const people = new PeopleTime(config.timeZone);
   // This app's own registry, handed to what counts (opsWiring.ts exposes it).
-  const metrics = new AppMetrics(() => db.poolStats());
   const mailLogRepo = new MailLogRepository(uow);
+  const metrics = new AppMetrics({ poolStats: () => db.poolStats(), queuedMails: () => mailLogRepo.countQueued() });
   const mailer = new MailOutbox(
     uow,
     mailLogRepo,

@@ -134,6 +134,7 @@ describe(`metrics (${dialectName})`, () => {
     const before = await scrape(app);
     for (const outcome of ['sent', 'retry', 'failed'])
       expect(sample(before, 'lms_mail_deliveries_total', { outcome })).toBe(0);
+    expect(sample(before, 'lms_mail_queued')).toBe(0);
     for (const to of ['ok@example.com', 'later@example.com', 'never@example.com']) await app.mailer.send(mail(to));
     await app.jobs.mailSettled();
     await app.jobs.remind();
@@ -142,10 +143,14 @@ describe(`metrics (${dialectName})`, () => {
       expect(sample(text, 'lms_mail_deliveries_total', { outcome })).toBe(1);
     expect(sample(text, 'lms_reminder_passes_total', { outcome: 'ok' })).toBe(1);
     expect(sample(text, 'lms_reminder_passes_total', { outcome: 'failed' })).toBe(0);
+    // The one tried again later waits in the outbox.
+    expect(sample(text, 'lms_mail_queued')).toBe(1);
 
     await other.db.close();
     await expect(app.jobs.remind()).rejects.toThrow();
-    expect(sample(await scrape(app), 'lms_reminder_passes_total', { outcome: 'failed' })).toBe(1);
+    const unreadable = await scrape(app);
+    expect(sample(unreadable, 'lms_reminder_passes_total', { outcome: 'failed' })).toBe(1);
+    expect(sample(unreadable, 'lms_mail_queued')).toBeNaN();
   });
 
   it("times the database's statements; on PostgreSQL it reports the pool", async () => {

@@ -23,7 +23,12 @@ export class AppMetrics {
   readonly #idempotency: Counter<'outcome'>;
   #processMetrics = false;
 
-  constructor(poolStats: () => PoolStats | null = () => null) {
+  /**
+   * `poolStats`: PostgreSQL's pool (null on SQLite); `queuedMails`: mails in the outbox not yet sent
+   * nor given up, counted when scraped (a partial index holds only those).
+   */
+  constructor(sources: { poolStats?: () => PoolStats | null; queuedMails?: () => Promise<number> } = {}) {
+    const { poolStats = () => null, queuedMails } = sources;
     const registers = [this.registry];
     this.#requests = new Counter({
       name: 'lms_http_requests_total',
@@ -87,6 +92,17 @@ export class AppMetrics {
     for (const kind of ['reminder', 'digest']) this.#reminderMails.inc({ kind }, 0);
     for (const outcome of ['replayed', 'in_progress']) this.#idempotency.inc({ outcome }, 0);
     this.#poolGauges(poolStats, registers);
+    if (queuedMails) {
+      new Gauge({
+        name: 'lms_mail_queued',
+        help: 'Mails in the outbox waiting for their first or next try (a backlog that grows: SMTP is down or slow)',
+        registers,
+        async collect() {
+          // A database that does not answer must not take the rest of the scrape with it.
+          this.set(await queuedMails().catch(() => Number.NaN));
+        },
+      });
+    }
   }
 
   /** PostgreSQL's pool, read when scraped; SQLite has none, so these series are absent there. */

@@ -100,6 +100,16 @@ export class MailLogRepository {
     }
   }
 
+  /** Mails waiting for a try (the metrics' backlog); the partial index of queued mails answers it. */
+  async countQueued(): Promise<number> {
+    const row = await this.db
+      .selectFrom('mail_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'queued')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /**
    * Takes up to `limit` queued mails whose next try is due and whose lease (if any) has run out,
    * oldest first, for `owner` until `leaseUntil`, counting the try. One statement: on PostgreSQL the
