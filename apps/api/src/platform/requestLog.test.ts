@@ -69,4 +69,15 @@ describe('request ids and the access line', () => {
     expect(line('guest-1')).toMatchObject({ url: '/api/config', status: 200 });
     expect(line('guest-1')).not.toHaveProperty('userId');
   });
+
+  it('keeps no SCORM launch token in the access line', async () => {
+    const log = capture();
+    ctx = await createTestApp({}, { logger: log.logger });
+    const token = 'Zm9yLWxvZ3Mtb25seS0xMjM0NTY3ODkw';
+    const paths = [`/scorm-content/${token}/pkg/index.html?x=1`, `/scorm-content/${token}/lms/runtime.js`];
+    for (const url of paths) await ctx.app.inject({ method: 'GET', url });
+    const lines = log.lines.filter((l) => l.msg === 'request');
+    expect(lines.map((l) => l.url)).toEqual(['/scorm-content/…/pkg/index.html?x=1', '/scorm-content/…/lms/runtime.js']);
+    expect(JSON.stringify(log.lines)).not.toContain(token);
+  });
 });

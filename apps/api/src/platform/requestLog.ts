@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,16 +41,26 @@ export function requestIds(behindProxy: boolean): (req: IncomingMessage) => stri
  * session was resolved, the user id as the logger's bindings (platform/security.ts). At debug, a
  * request is also logged as it arrives: what an operator looks for when one never ends.
  */
+/**
+ * The address as logged: a capability route's token (a SCORM launch, valid for hours, which lets
+ * whoever holds it write that learner's run) is not kept in logs that many people read.
+ */
+function loggedUrl(request: FastifyRequest): string {
+  const token = (request.params as { token?: unknown } | undefined)?.token;
+  if (request.routeOptions.config?.capability !== true || typeof token !== 'string' || token === '') return request.url;
+  return request.url.split(token).join('…');
+}
+
 export function installRequestLog(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     // Set first, so that every answer has it, refusals of later hooks included.
     reply.header(REQUEST_ID_HEADER, request.id);
-    request.log.debug({ method: request.method, url: request.url }, 'incoming');
+    request.log.debug({ method: request.method, url: loggedUrl(request) }, 'incoming');
   });
   app.addHook('onResponse', async (request, reply) => {
     const level = request.routeOptions.config?.accessLog ?? 'info';
     request.log[level](
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      { method: request.method, url: loggedUrl(request), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request',
     );
   });

@@ -64,6 +64,25 @@ describe(`SCORM content on its own origin (CONTENT_URL, ${dialectName})`, () => 
     expect(onContent.headers['content-security-policy']).toBe(`sandbox ${launched.sandbox}`);
     const onPlatform = await ctx.app.inject({ method: 'GET', url: path, headers: { host: 'learn.example.test' } });
     expect(onPlatform.statusCode).toBe(404);
+    // Nor with the path spelt otherwise: the router decodes it, the check must not see a difference.
+    const spelt = [
+      path.replace('/scorm-content/', '/%73corm-content/'),
+      path.replace('/scorm-content/', '/SCORM-content/'),
+      path.replace('/scorm-content/', '/scorm%2Dcontent/'),
+      path.replace('/pkg/', '/%70kg/'),
+    ];
+    for (const url of spelt) {
+      const other = await ctx.app.inject({ method: 'GET', url, headers: { host: 'learn.example.test' } });
+      expect([url, other.statusCode]).toEqual([url, 404]);
+      expect(other.headers['content-security-policy'] ?? '').not.toContain('allow-same-origin');
+    }
+    // On the content host a spelling other than the one the launch gave serves nothing either.
+    const shifted = await ctx.app.inject({
+      method: 'GET',
+      url: path.replace('/pkg/', '/%70kg/'),
+      headers: { host: 'content.example.test' },
+    });
+    expect(shifted.statusCode).toBe(404);
     // The learner's cookie reaches the content host too (a port does not separate cookies): no API there.
     const cookie = [...author.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const api = await ctx.app.inject({

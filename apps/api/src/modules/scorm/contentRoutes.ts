@@ -30,12 +30,17 @@ function contentHeaders(reply: FastifyReply, sandbox: string): void {
   reply.removeHeader('cross-origin-opener-policy');
 }
 
-/** The part of the address after `/pkg/`, still encoded (decoded once here; the store refuses `..`). */
-function packagePath(request: FastifyRequest, token: string): string {
+/**
+ * The part of the address after `/pkg/`, still encoded (decoded once here; the store refuses `..`),
+ * or null when the address is not spelt as the launch gave it: the router decodes escapes before it
+ * matches (`/%70kg/`), and a cut at the length of the plain prefix would name another file.
+ */
+function packagePath(request: FastifyRequest, token: string): string | null {
   const url = request.raw.url ?? '';
-  const start = `${CONTENT_PREFIX}${token}/pkg`.length;
+  const prefix = `${CONTENT_PREFIX}${token}/pkg/`;
+  if (!url.startsWith(prefix)) return null;
   const end = url.search(/[?#]/);
-  return url.slice(start, end < 0 ? undefined : end);
+  return url.slice(prefix.length - 1, end < 0 ? undefined : end);
 }
 
 const notFound = (reply: FastifyReply) =>
@@ -86,6 +91,7 @@ export const scormContentRoutes =
       async (request, reply) => {
         const { token } = request.params;
         const encoded = packagePath(request, token);
+        if (encoded === null) return notFound(reply);
         let decoded: string;
         try {
           decoded = decodeURIComponent(encoded);
@@ -117,7 +123,8 @@ export function separateContentHost(app: FastifyInstance, contentOrigin: string 
   const contentHost = new URL(contentOrigin).host.toLowerCase();
   app.addHook('onRequest', async (request, reply) => {
     const onContentHost = request.host.toLowerCase() === contentHost;
-    const contentPath = request.url.startsWith(CONTENT_PREFIX);
+    // By the route matched, not the address as sent: the router decodes escapes (`/%73corm-content/`).
+    const contentPath = request.routeOptions.url?.startsWith(CONTENT_PREFIX) === true;
     if (onContentHost !== contentPath) {
       return reply.code(404).send({ result: { success: false, message: MESSAGES.notFound } });
     }
