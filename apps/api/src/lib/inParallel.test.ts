@@ -57,4 +57,25 @@ describe('inParallel', () => {
     expect(finished).toEqual([1]);
     expect(started).toEqual([0, 1]);
   });
+
+  it('when the items fail part-way, waits for the running ones before throwing', async () => {
+    const first = gate();
+    let finished = false;
+    let settled = false;
+    async function* listing() {
+      yield 0;
+      throw new Error('список прерван');
+    }
+    const done = inParallel(listing(), 4, async () => {
+      await first.promise;
+      finished = true;
+    }).finally(() => {
+      settled = true;
+    });
+    await ticks();
+    expect(settled).toBe(false);
+    first.open();
+    await expect(done).rejects.toThrow('список прерван');
+    expect(finished).toBe(true);
+  });
 });

@@ -11,13 +11,17 @@ export async function inParallel<T>(
 ): Promise<void> {
   const running = new Set<Promise<void>>();
   const failures: unknown[] = [];
-  for await (const item of items) {
-    if (failures.length > 0) break;
-    const task = work(item).catch((error: unknown) => void failures.push(error));
-    running.add(task);
-    void task.finally(() => running.delete(task));
-    if (running.size >= limit) await Promise.race(running);
+  try {
+    for await (const item of items) {
+      if (failures.length > 0) break;
+      const task = work(item).catch((error: unknown) => void failures.push(error));
+      running.add(task);
+      void task.finally(() => running.delete(task));
+      if (running.size >= limit) await Promise.race(running);
+    }
+  } finally {
+    // Also when the items themselves fail (a listing cut off): nothing is left running behind.
+    await Promise.all(running);
   }
-  await Promise.all(running);
   if (failures.length > 0) throw failures[0];
 }

@@ -26,6 +26,9 @@ export const storageRoutes =
         if (!(await deps.access.mayRead(user, relative))) throw notFound(FILE_NOT_FOUND);
         const file = await deps.storage.open(relative);
         if (!file) throw notFound(FILE_NOT_FOUND);
+        // Opened before any header is set: a store that fails now answers its error without this
+        // file's name (an attachment would save the error under it).
+        const body = await file.stream();
         reply
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', 'sandbox')
@@ -37,7 +40,7 @@ export const storageRoutes =
           const name = (await deps.files.originalName(relative)) ?? relative.split('/').pop() ?? 'file';
           reply.header('content-disposition', attachment(name));
         }
-        return reply.send(await file.stream());
+        return reply.send(body);
       },
     );
   };

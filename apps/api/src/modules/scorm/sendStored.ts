@@ -31,13 +31,16 @@ export async function sendStored(
   path: string,
 ): Promise<FastifyReply> {
   const etag = `W/"${file.size.toString(16)}-${file.modifiedAt.getTime().toString(16)}"`;
+  const range = byteRange(request.headers.range, file.size);
+  // The bytes are asked for before any header is set: a store that fails now answers its own error.
+  const fresh = request.headers['if-none-match'] === etag;
+  const body = fresh || range === 'invalid' ? null : await file.stream(range ?? undefined);
   reply
     .type(send.mime.getType(path) ?? 'application/octet-stream')
     .header('etag', etag)
     .header('last-modified', file.modifiedAt.toUTCString())
     .header('accept-ranges', 'bytes');
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-  const range = byteRange(request.headers.range, file.size);
+  if (fresh) return reply.code(304).send();
   if (range === 'invalid') {
     return reply.code(416).header('content-range', `bytes */${file.size}`).send();
   }
@@ -46,8 +49,8 @@ export async function sendStored(
       .code(206)
       .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
       .header('content-length', range.end - range.start + 1);
-    return reply.send(await file.stream(range));
+    return reply.send(body);
   }
   reply.header('content-length', file.size);
-  return reply.send(await file.stream());
+  return reply.send(body);
 }

@@ -10,6 +10,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { HttpError, MESSAGES } from '../errors.js';
 import { isSafeKey, StoreUnavailable, type FileStore, type OpenedObject, type StoredObject } from './fileStore.js';
 
 export interface S3Settings {
@@ -22,7 +23,16 @@ export interface S3Settings {
   accessKeyId: string | undefined;
   secretAccessKey: string | undefined;
   forcePathStyle: boolean;
+  /**
+   * How long a call may wait for the bucket's answer (its headers; a download's body may then flow as
+   * slowly as the learner reads it). Without it a bucket that takes the connection and never answers
+   * holds the request, and the client's sockets, for ever. Default 60 s; tests shorten it.
+   */
+  answerTimeoutMs?: number;
 }
+
+/** A connection the bucket does not accept within this is a failure (then retried by the SDK). */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /** Parts of a multipart upload: at most PART_BYTES × QUEUE bytes of an upload are held in memory. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -61,6 +71,12 @@ const guarded = <T>(call: Promise<T>): Promise<T> =>
     throw asUnavailable(error);
   });
 
+/** A GET after the HEAD: the object removed in between (a cleanup) is a 404 for the client, not a 500. */
+const ifPresent = <T>(call: Promise<T>): Promise<T> =>
+  call.catch((error: unknown) => {
+    throw notFound(error) ? new HttpError(404, MESSAGES.notFound) : asUnavailable(error);
+  });
+
 /**
  * Objects in an S3-compatible bucket through the AWS SDK v3. Uploads go through the SDK's managed
  * upload (a single PUT for small bodies, a multipart upload in 8 MB parts otherwise, aborted when the
@@ -80,6 +96,11 @@ export class S3Store implements FileStore {
         settings.accessKeyId && settings.secretAccessKey
           ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
           : undefined,
+      requestHandler: {
+        connectionTimeout: CONNECT_TIMEOUT_MS,
+        requestTimeout: settings.answerTimeoutMs ?? 60_000,
+        throwOnRequestTimeout: true,
+      },
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
@@ -132,7 +153,7 @@ export class S3Store implements FileStore {
       size: head.ContentLength ?? 0,
       modifiedAt: head.LastModified ?? new Date(0),
       stream: async (range) => {
-        const got = await guarded(
+        const got = await ifPresent(
           this.client.send(
             new GetObjectCommand({
               Bucket: this.settings.bucket,

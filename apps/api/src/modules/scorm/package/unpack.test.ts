@@ -133,6 +133,19 @@ describe('unpacking a package', () => {
     expect(await leftovers()).toEqual([]);
   });
 
+  it('refuses a path longer than a store key can hold, though each folder name fits', async () => {
+    const name = `${`${'a'.repeat(200)}/`.repeat(5)}x.txt`;
+    expect(
+      await refusal(
+        makeZip([
+          { name: 'index.html', data: text('ok') },
+          { name, data: text('x') },
+        ]),
+      ),
+    ).toBe('unsafe-name');
+    expect(await leftovers()).toEqual([]);
+  });
+
   it('refuses the test builders’ zip-slip, absolute path and symbolic link', async () => {
     expect(await refusal(badPackages.zipSlip())).toBe('unsafe-name');
     expect(await refusal(badPackages.absolutePath())).toBe('unsafe-name');
