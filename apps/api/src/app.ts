@@ -321,7 +321,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(learningRoutes(learning));
   const scormParts = { repo: scormRepo, results: scormResults, structure, learning, users };
   await registerScorm(app, { config, secret, uow, clock, store: fileStore, ...scormParts });
-  const attempts = new AttemptsService(uow, new AttemptsRepository(uow), testsRepo, learning, clock);
+  const attemptsRepo = new AttemptsRepository(uow);
+  const attempts = new AttemptsService(uow, attemptsRepo, testsRepo, learning, clock);
   await app.register(attemptRoutes({ attempts, authoring }));
   await app.register(profileRoutes(new ProfileService(users, credentials, limiter, clock)));
   const analytics = new AnalyticsService(users, courses, catalogueRepo, engine, people, scormResults);
@@ -333,7 +334,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     storageRoutes({
       storage,
       files,
-      access: new FileAccess(users, courses, enrollment, engine),
+      access: new FileAccess(users, courses, enrollment, engine, attemptsRepo),
     }),
   );
 

@@ -227,6 +227,7 @@ export const COLUMNS: Registry = {
     is_passed: 'bool',
     ...stamps,
   },
+  attempt_files: { attempt_id: 'int', path: 'text' },
   attempt_answers: { id: 'id', attempt_id: 'int', question_id: 'int', answer_ids: 'json', answered_at: 'time' },
   files: {
     id: 'id',

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { introspectionOf } from './introspection.js';
-import { createTestDb, dialectName, queriesDuring } from '../test/harness.js';
+import {
+  createCourse,
+  createModuleWith,
+  createTestDb,
+  createUser,
+  dialectName,
+  queriesDuring,
+} from '../test/harness.js';
 import { connect } from './connect.js';
 import { migrateTo, migrateToLatest } from './migrate.js';
 import { prepareDatabase } from '../bootstrap.js';
@@ -17,6 +24,7 @@ const TABLES = [
   'password_pins',
   'rate_limits',
   'idempotency_keys',
+  'attempt_files',
   'departments',
   'department_courses',
   'study_groups',
@@ -74,6 +82,7 @@ describe(`migrations (${dialectName})`, () => {
         '0027_scorm',
         '0028_certificates',
         '0029_idempotency_keys',
+        '0030_attempt_files',
       ]);
       expect(await migrateToLatest(db.kysely, db.kind, db.schema)).toEqual([]);
       const tables = (await introspectionOf(db).getTables()).map((t) => t.name);
@@ -268,6 +277,7 @@ describe(`0003 records are kept (${dialectName})`, () => {
         '0027_scorm',
         '0028_certificates',
         '0029_idempotency_keys',
+        '0030_attempt_files',
       ]);
 
       const kept = await db.kysely.selectFrom('test_attempts').selectAll().executeTakeFirstOrThrow();
@@ -355,6 +365,7 @@ describe(`0012 kept rankings (${dialectName})`, () => {
         '0027_scorm',
         '0028_certificates',
         '0029_idempotency_keys',
+        '0030_attempt_files',
       ]);
       const row = () => k.selectFrom('user_urgency').select(['user_id', 'course_id']).execute();
       expect(await row()).toEqual([{ user_id: user.id, course_id: course.id }]);
@@ -398,6 +409,7 @@ describe(`migration 0018 (${dialectName})`, () => {
         '0027_scorm',
         '0028_certificates',
         '0029_idempotency_keys',
+        '0030_attempt_files',
       ]);
       const kept = await k.selectFrom('mail_log').selectAll().executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ id: 2, subject: 'Сводка', status: 'sent', queued_at: sentAt, sent_at: sentAt });
@@ -429,6 +441,50 @@ describe(`migration 0018 (${dialectName})`, () => {
       // The id sequence goes on after the kept rows.
       expect(queued.id).toBe(3);
       expect(queued.attempts).toBe(0);
+    } finally {
+      await drop();
+    }
+  });
+});
+
+describe(`migration 0030 (${dialectName})`, () => {
+  it('names the images of the snapshots already kept, once each, and nothing for the others', async () => {
+    const { db, drop } = await createTestDb();
+    try {
+      const k = db.kysely;
+      await migrateTo(k, db.kind, '0029_idempotency_keys', db.schema);
+      const now = '2026-02-01T10:00:00.000Z';
+      const user = await createUser(db, { role: 'learner' });
+      const course = await createCourse(db, 'Курс');
+      const testId = (await createModuleWith(db, course, { tests: 1 })).testIds[0];
+      const snapshot = (paths: (string | null)[]) =>
+        JSON.stringify({
+          passing_score: 70,
+          questions: [
+            {
+              id: 1,
+              type: 'image',
+              question_text: 'Где?',
+              answers: paths.map((image_path, i) => ({ id: i + 1, answer_text: '', image_path, is_correct: i === 0 })),
+            },
+          ],
+        });
+      const attempt = async (n: number, stored: string | null) =>
+        (
+          await sql<{ id: number }>`insert into test_attempts
+            (user_id, test_id, attempt_number, started_at, finished_at, question_order, answer_order, snapshot, created_at, updated_at)
+            values (${user.id}, ${testId}, ${n}, ${now}, ${now}, '[]', '{}', ${stored}, ${now}, ${now})
+            returning id`.execute(k)
+        ).rows[0]?.id;
+      const withImages = await attempt(1, snapshot(['tests/a.png', 'tests/b.png', 'tests/a.png', null]));
+      await attempt(2, snapshot([null, null]));
+      await attempt(3, null);
+      expect(await migrateToLatest(k, db.kind, db.schema)).toEqual(['0030_attempt_files']);
+      const rows = await k.selectFrom('attempt_files').selectAll().orderBy('path').execute();
+      expect(rows).toEqual([
+        { attempt_id: withImages, path: 'tests/a.png' },
+        { attempt_id: withImages, path: 'tests/b.png' },
+      ]);
     } finally {
       await drop();
     }

@@ -29,6 +29,7 @@ import { signInsMigration } from './migrations/0026_sign_ins.js';
 import { scormMigration } from './migrations/0027_scorm.js';
 import { certificatesMigration } from './migrations/0028_certificates.js';
 import { idempotencyKeysMigration } from './migrations/0029_idempotency_keys.js';
+import { attemptFilesMigration } from './migrations/0030_attempt_files.js';
 import type { Database } from './schema.js';
 
 /** Migrations in order; each is written once and runs on SQLite and PostgreSQL. */
@@ -62,6 +63,7 @@ function migrations(kind: DialectKind): Record<string, Migration> {
     '0027_scorm': scormMigration(kind) as Migration,
     '0028_certificates': certificatesMigration(kind) as Migration,
     '0029_idempotency_keys': idempotencyKeysMigration(kind) as Migration,
+    '0030_attempt_files': attemptFilesMigration(kind) as Migration,
   };
 }
 

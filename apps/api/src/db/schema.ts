@@ -362,6 +362,11 @@ export interface TestAttemptsTable {
   created_at: Stamp;
   updated_at: Stamp;
 }
+/** A file an attempt's snapshot names (an option's image): kept by the cleanup, readable by the learner. */
+export interface AttemptFilesTable {
+  attempt_id: number;
+  path: string;
+}
 export interface AttemptAnswersTable {
   id: Id;
   attempt_id: number;
@@ -589,6 +594,7 @@ export interface Database {
   test_answers: TestAnswersTable;
   lesson_progress: LessonProgressTable;
   test_attempts: TestAttemptsTable;
+  attempt_files: AttemptFilesTable;
   attempt_answers: AttemptAnswersTable;
   files: FilesTable;
   people_batches: PeopleBatchesTable;

@@ -294,12 +294,33 @@ export class AttemptsRepository {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // Its images are records with it: the cleanup keeps them, the learner's review may show them.
+    const images = [...new Set(input.snapshot.questions.flatMap((q) => q.answers.flatMap((o) => o.image_path ?? [])))];
+    if (images.length > 0) {
+      await this.db
+        .insertInto('attempt_files')
+        .values(images.map((path) => ({ attempt_id: row.id, path })))
+        .execute();
+    }
     // The learner's next calls (the test view, each answer) then need not read the snapshot back.
     const { user_id, test_id, attempt_number, started_at, expires_at, snapshot } = input;
     this.uow.afterCommit(() =>
       this.#snapshots.set({ id: row.id, user_id, test_id, attempt_number, started_at, expires_at }, snapshot, true),
     );
     return row.id;
+  }
+
+  /** Whether a snapshot of one of the user's attempts names the file (an option's image as it was). */
+  async fileInOwnAttempt(userId: number, path: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('attempt_files as f')
+      .innerJoin('test_attempts as a', 'a.id', 'f.attempt_id')
+      .select('f.attempt_id')
+      .where('f.path', '=', path)
+      .where('a.user_id', '=', userId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Finishes an open attempt and returns it; undefined when it was finished already (the first grade stays). */

@@ -17,6 +17,7 @@ function notReferenced(eb: ExpressionBuilder<Database, 'files'>) {
     eb(path, 'not in', eb.selectFrom('test_answers').select('image_path').where('image_path', 'is not', null)),
     eb(path, 'not in', eb.selectFrom('certificate_settings').select('logo_path').where('logo_path', 'is not', null)),
     eb(path, 'not in', eb.selectFrom('certificates').select('logo_path').where('logo_path', 'is not', null)),
+    eb(path, 'not in', eb.selectFrom('attempt_files').select('path')),
   ]);
 }
 
