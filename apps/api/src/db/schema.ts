@@ -87,7 +87,7 @@ export interface RateLimitsTable {
 export interface IdempotencyKeysTable {
   user_id: number;
   key: string;
-  /** `METHOD route-pattern` of the request that claimed the key. */
+  /** `METHOD address` (path and query, as sent) of the request that claimed the key. */
   request: string;
   created_at: Time;
   /** Null while the request runs (or after its process died). */

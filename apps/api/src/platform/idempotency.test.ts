@@ -6,6 +6,7 @@ import {
   createCourse,
   createModuleWith,
   createTestApp,
+  createUser,
   dialectName,
   type Client,
   type TestContext,
@@ -100,6 +101,19 @@ describe(`POSTs with an Idempotency-Key (${dialectName})`, () => {
     expect(elsewhere.json().result.message).toBe(IDEMPOTENCY_MESSAGES.otherRequest);
     expect(await groupNames()).toEqual(['Новички']);
     expect(await ctx.db.kysely.selectFrom('departments').select('id').execute()).toEqual([]);
+    // The same route with another id is another request too.
+    const [first, second] = [await createCourse(ctx.db, 'Первый'), await createCourse(ctx.db, 'Второй')];
+    const learner = await createUser(ctx.db, { role: 'learner' });
+    const assign = (course: number) =>
+      admin.post(
+        `/api/courses/${course}/assignment/users`,
+        { user_ids: [learner.id] },
+        { 'idempotency-key': 'per-course' },
+      );
+    const assigned = await assign(first);
+    expect(assigned.statusCode, assigned.body).toBeLessThan(300);
+    const other = await assign(second);
+    expect([other.statusCode, other.json().result.message]).toEqual([422, IDEMPOTENCY_MESSAGES.otherRequest]);
   });
 
   it('forgets a key after a day: the pass deletes it, and an older one is new again even before', async () => {

@@ -138,7 +138,9 @@ export function installIdempotency(
     const session = await request.currentSession();
     if (!session) return;
     if (typeof header !== 'string' || !KEY_FORMAT.test(header)) throw new HttpError(400, IDEMPOTENCY_MESSAGES.badKey);
-    const claim = await keys.claim(session.user.id, header, `POST ${request.routeOptions.url ?? request.url}`);
+    // The address as sent, ids included: a resend repeats it exactly; the same key on another
+    // course's address is another request, never the first one's answer.
+    const claim = await keys.claim(session.user.id, header, `POST ${request.url}`);
     switch (claim.kind) {
       case 'claimed':
         held.set(request, { userId: session.user.id, key: header });
