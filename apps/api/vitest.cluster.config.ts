@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Several built servers on one PostgreSQL behind HAProxy (`haproxy` from Debian's packages; `.ci/run`
- * installs it), with one of them killed under load: `npm run test:cluster` with TEST_DATABASE_URL set.
+ * installs it), with one of them killed under load, and the retries of deploy/haproxy.cfg and
+ * deploy/nginx.conf (`nginx`, also installed there): `npm run test:cluster` with TEST_DATABASE_URL set.
  * Kept out of `npm test`, which needs nothing but Node.js.
  */
 export default defineConfig({

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, HAPROXY, startHaproxy, stopAllHaproxy, type RunningHaproxy } from './test/haproxy.js';
 import { pollUntil } from './test/poll.js';
+import { closeStandIns, send as sendTo, standIn, type Outcome } from './test/standIns.js';
 
 /**
  * What deploy/haproxy.cfg sends again, shown on stand-in processes that misbehave on purpose: one
@@ -10,54 +10,6 @@ import { pollUntil } from './test/poll.js';
  * The cluster test kills a real process, but where its requests stood at that moment is chance; here
  * each case happens every time.
  */
-
-/** A stand-in process: healthy for the balancer's check, and `onProbe` for everything else. */
-interface StandIn {
-  address: string;
-  /** Requests other than the check it received, as `METHOD path`. */
-  seen: string[];
-  close(): Promise<void>;
-}
-
-const standIns: Server[] = [];
-
-async function standIn(onProbe: 'answer' | 'die'): Promise<StandIn> {
-  const seen: string[] = [];
-  const server = createServer((req, res) => {
-    if (req.url === '/readyz') return res.end('{"status":"ready"}');
-    seen.push(`${req.method} ${req.url}`);
-    // Read the body first, as a process does before it applies a write.
-    req.resume();
-    req.on('end', () => (onProbe === 'answer' ? res.end('{"ok":true}') : req.socket.destroy()));
-  });
-  standIns.push(server);
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    address: `127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-type Outcome = { status: number } | { error: string };
-
-/** One request on a fresh connection (so that HAProxy answers 502 rather than closing a kept-alive one). */
-function send(balancer: RunningHaproxy, method: string, path: string): Promise<Outcome> {
-  const { hostname, port } = new URL(balancer.url);
-  return new Promise((resolve) => {
-    const req = request({ host: hostname, port, method, path, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
-    });
-    req.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }));
-    req.end(method === 'POST' ? '{"a":1}' : undefined);
-  });
-}
 
 const allUp = (b: RunningHaproxy) =>
   pollUntil('every stand-in UP', async () => (await b.servers()).every((s) => s.status === 'UP'), 20_000, b.output);
@@ -68,10 +20,7 @@ describe("deploy/haproxy.cfg's retries", () => {
   });
   afterEach(async () => {
     await stopAllHaproxy();
-    for (const s of standIns.splice(0)) {
-      s.closeAllConnections();
-      await new Promise((resolve) => s.close(resolve));
-    }
+    await closeStandIns();
   });
 
   it('never sends a POST again once a process had it, and sends a GET to the others', async () => {
@@ -82,11 +31,11 @@ describe("deploy/haproxy.cfg's retries", () => {
     );
     await allUp(balancer);
 
-    expect(await send(balancer, 'POST', '/write')).toEqual({ status: 502 });
+    expect(await sendTo(balancer.url, 'POST', '/write')).toEqual({ status: 502 });
     expect(dying.flatMap((d) => d.seen)).toEqual(['POST /write']);
 
     for (const d of dying) d.seen.length = 0;
-    expect(await send(balancer, 'GET', '/read')).toEqual({ status: 502 });
+    expect(await sendTo(balancer.url, 'GET', '/read')).toEqual({ status: 502 });
     // The first try and `retries 3`, each on another process (`option redispatch 1`).
     const tries = dying.map((d) => d.seen.length);
     expect(tries.reduce((a, b) => a + b, 0)).toBe(4);
@@ -101,7 +50,7 @@ describe("deploy/haproxy.cfg's retries", () => {
     // The port closes; the balancer's checks take a few seconds to see it (inter 2s, fall 2).
     await gone.close();
     const outcomes = [];
-    for (let i = 0; i < 6; i++) outcomes.push(await send(balancer, 'POST', `/write/${i}`));
+    for (let i = 0; i < 6; i++) outcomes.push(await sendTo(balancer.url, 'POST', `/write/${i}`));
     expect(outcomes).toEqual(Array<Outcome>(6).fill({ status: 200 }));
     expect(alive.seen).toHaveLength(6);
     // At least one of them met the closed port first: HAProxy logs it with its retry (`+1`).
