@@ -87,27 +87,26 @@ export class StorageCleanup {
   }
 
   private async packageFolders(before: Date, dryRun: boolean, report: CleanupReport): Promise<void> {
-    // A folder is judged by all its files: one written within the grace period keeps it.
-    const folders = new Map<string, { objects: StoredObject[]; recent: boolean }>();
-    for await (const object of this.store.list(SCORM_PREFIX)) {
-      const folder = object.key.slice(SCORM_PREFIX.length).split('/')[0] ?? '';
-      const entry = folders.get(folder) ?? { objects: [], recent: false };
-      entry.objects.push(object);
-      entry.recent ||= object.modifiedAt >= before;
-      folders.set(folder, entry);
-    }
-    const candidates = [...folders].filter(([, f]) => !f.recent).map(([name]) => name);
-    for (let i = 0; i < candidates.length; i += PAGE) {
-      const slice = candidates.slice(i, i + PAGE);
-      const known = await this.scorm.knownFolders(slice);
-      for (const name of slice.filter((n) => !known.has(n))) {
-        for (const object of folders.get(name)?.objects ?? []) {
+    // A folder is judged by all its files: one written within the grace period keeps it. Folders are
+    // taken a page at a time, so that memory holds a page of them, not every package's files.
+    let page: { name: string; objects: StoredObject[] }[] = [];
+    const judge = async () => {
+      const known = await this.scorm.knownFolders(page.map((f) => f.name));
+      for (const folder of page.filter((f) => !known.has(f.name))) {
+        for (const object of folder.objects) {
           if (!dryRun) await this.store.remove(object.key);
           report.bytes += object.size;
         }
         report.packageFolders += 1;
       }
+      page = [];
+    };
+    for await (const folder of packageFolders(this.store.list(SCORM_PREFIX))) {
+      if (folder.objects.some((o) => o.modifiedAt >= before)) continue;
+      page.push(folder);
+      if (page.length === PAGE) await judge();
     }
+    if (page.length > 0) await judge();
   }
 
   private async temporary(before: Date, dryRun: boolean, report: CleanupReport): Promise<void> {
@@ -142,4 +141,24 @@ async function* pages<T>(items: AsyncIterable<T>): AsyncIterable<T[]> {
     }
   }
   if (page.length > 0) yield page;
+}
+
+/**
+ * The objects under `scorm/`, a package folder at a time. Both stores list a folder's files together:
+ * the folder store walks one directory before the next, and a bucket lists keys in order, where keys
+ * sharing the prefix `scorm/<folder>/` are next to each other.
+ */
+async function* packageFolders(
+  objects: AsyncIterable<StoredObject>,
+): AsyncIterable<{ name: string; objects: StoredObject[] }> {
+  let current: { name: string; objects: StoredObject[] } | undefined;
+  for await (const object of objects) {
+    const name = object.key.slice(SCORM_PREFIX.length).split('/')[0] ?? '';
+    if (current?.name !== name) {
+      if (current) yield current;
+      current = { name, objects: [] };
+    }
+    current.objects.push(object);
+  }
+  if (current) yield current;
 }
