@@ -74,10 +74,19 @@ describe('request ids and the access line', () => {
     const log = capture();
     ctx = await createTestApp({}, { logger: log.logger });
     const token = 'Zm9yLWxvZ3Mtb25seS0xMjM0NTY3ODkw';
-    const paths = [`/scorm-content/${token}/pkg/index.html?x=1`, `/scorm-content/${token}/lms/runtime.js`];
+    const paths = [
+      `/scorm-content/${token}/pkg/index.html?x=1`,
+      `/scorm-content/${token}/lms/runtime.js`,
+      // A package's link out of its folder matches no route.
+      `/scorm-content/${token}/favicon.ico`,
+    ];
     for (const url of paths) await ctx.app.inject({ method: 'GET', url });
     const lines = log.lines.filter((l) => l.msg === 'request');
-    expect(lines.map((l) => l.url)).toEqual(['/scorm-content/…/pkg/index.html?x=1', '/scorm-content/…/lms/runtime.js']);
+    expect(lines.map((l) => l.url)).toEqual([
+      '/scorm-content/…/pkg/index.html?x=1',
+      '/scorm-content/…/lms/runtime.js',
+      '/scorm-content/…/favicon.ico',
+    ]);
     expect(JSON.stringify(log.lines)).not.toContain(token);
   });
 });

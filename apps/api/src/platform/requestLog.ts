@@ -47,8 +47,10 @@ export function requestIds(behindProxy: boolean): (req: IncomingMessage) => stri
  */
 function loggedUrl(request: FastifyRequest): string {
   const token = (request.params as { token?: unknown } | undefined)?.token;
-  if (request.routeOptions.config?.capability !== true || typeof token !== 'string' || token === '') return request.url;
-  return request.url.split(token).join('…');
+  if (request.routeOptions.config?.capability === true && typeof token === 'string' && token !== '')
+    return request.url.split(token).join('…');
+  // No route matched (a package's link out of its folder): the segment after the prefix is a token.
+  return request.url.replace(/^\/scorm-content\/[^/?#]+/, '/scorm-content/…');
 }
 
 export function installRequestLog(app: FastifyInstance): void {

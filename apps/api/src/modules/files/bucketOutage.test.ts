@@ -95,7 +95,7 @@ describe(`a file gone or a store failing between the check and the bytes (${dial
     const found = await store.open('storage/lessons/gone.pdf');
     await store.remove('storage/lessons/gone.pdf');
     await expect(found?.stream()).rejects.toMatchObject({ statusCode: 404 });
-    store.client.destroy();
+    store.destroy();
   });
 
   it("answers a failing download's error without the file's name or type", async () => {
@@ -171,7 +171,7 @@ describe('a bucket that takes the connection and never answers', () => {
     } finally {
       for (const socket of held) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));
-      store.client.destroy();
+      store.destroy();
     }
   });
 });

@@ -26,8 +26,11 @@ export const storageRoutes =
         if (!(await deps.access.mayRead(user, relative))) throw notFound(FILE_NOT_FOUND);
         const file = await deps.storage.open(relative);
         if (!file) throw notFound(FILE_NOT_FOUND);
-        // Opened before any header is set: a store that fails now answers its error without this
-        // file's name (an attachment would save the error under it).
+        const name = file.inline
+          ? null
+          : ((await deps.files.originalName(relative)) ?? relative.split('/').pop() ?? 'file');
+        // Opened last before the headers: a store that fails now answers its error without this
+        // file's name (an attachment would save the error under it), and nothing after it can fail.
         const body = await file.stream();
         reply
           .header('x-content-type-options', 'nosniff')
@@ -36,10 +39,7 @@ export const storageRoutes =
           .header('cache-control', 'private, no-store')
           .header('content-length', file.size)
           .type(file.mime);
-        if (!file.inline) {
-          const name = (await deps.files.originalName(relative)) ?? relative.split('/').pop() ?? 'file';
-          reply.header('content-disposition', attachment(name));
-        }
+        if (name !== null) reply.header('content-disposition', attachment(name));
         return reply.send(body);
       },
     );

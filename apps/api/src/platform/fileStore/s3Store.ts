@@ -24,9 +24,11 @@ export interface S3Settings {
   secretAccessKey: string | undefined;
   forcePathStyle: boolean;
   /**
-   * How long a call may wait for the bucket's answer (its headers; a download's body may then flow as
-   * slowly as the learner reads it). Without it a bucket that takes the connection and never answers
-   * holds the request, and the client's sockets, for ever. Default 60 s; tests shorten it.
+   * How long the bucket may stay silent (default 60 s; tests shorten it). Reads, listings and
+   * deletions must have the answer's headers within it (a download's body may then flow as slowly as
+   * the learner reads it); a write's part may take as long as the link needs, but no byte moving
+   * either way for that long ends it. Without a limit a bucket that takes the connection and never
+   * answers holds the request, and the client's sockets, for ever.
    */
   answerTimeoutMs?: number;
 }
@@ -85,25 +87,38 @@ const ifPresent = <T>(call: Promise<T>): Promise<T> =>
  */
 export class S3Store implements FileStore {
   readonly kind = 's3' as const;
+  /** Reads, listings, deletions: the answer's headers within the timeout. */
   readonly client: S3Client;
+  /** Uploads: an inactivity limit, since an 8 MB part over a slow link takes what it takes. */
+  readonly writer: S3Client;
 
   constructor(private readonly settings: S3Settings) {
-    this.client = new S3Client({
-      region: settings.region,
-      endpoint: settings.endpoint,
-      forcePathStyle: settings.forcePathStyle,
-      credentials:
-        settings.accessKeyId && settings.secretAccessKey
-          ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
-          : undefined,
-      requestHandler: {
-        connectionTimeout: CONNECT_TIMEOUT_MS,
-        requestTimeout: settings.answerTimeoutMs ?? 60_000,
-        throwOnRequestTimeout: true,
-      },
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    const silence = settings.answerTimeoutMs ?? 60_000;
+    const client = (requestHandler: {
+      requestTimeout?: number;
+      throwOnRequestTimeout?: boolean;
+      socketTimeout?: number;
+    }) =>
+      new S3Client({
+        region: settings.region,
+        endpoint: settings.endpoint,
+        forcePathStyle: settings.forcePathStyle,
+        credentials:
+          settings.accessKeyId && settings.secretAccessKey
+            ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
+            : undefined,
+        requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, ...requestHandler },
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+    this.client = client({ requestTimeout: silence, throwOnRequestTimeout: true });
+    this.writer = client({ socketTimeout: silence });
+  }
+
+  /** Closes both clients' connections (a command or a test that is done with the bucket). */
+  destroy(): void {
+    this.client.destroy();
+    this.writer.destroy();
   }
 
   get location(): string {
@@ -119,7 +134,7 @@ export class S3Store implements FileStore {
     const Key = this.objectKey(key);
     const counted = counter();
     const upload = new Upload({
-      client: this.client,
+      client: this.writer,
       params: { Bucket: this.settings.bucket, Key, Body: counted, ContentType: options.contentType },
       partSize: PART_BYTES,
       queueSize: QUEUE,

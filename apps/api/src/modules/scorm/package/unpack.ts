@@ -7,8 +7,11 @@ import { SCORM_LIMITS, type ScormPackageProblem } from '@lms/contract';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { safeEntryName } from '../../../lib/zip.js';
 
-/** The longest path inside a package: its key in the file store (with `scorm/<folder>/`) must stay under 1024. */
-export const MAX_PATH_CHARS = 900;
+/**
+ * The longest path inside a package, in UTF-8 bytes: its key in the file store, with `scorm/<folder>/`
+ * and a bucket's prefix, must stay within S3's 1024 bytes.
+ */
+export const MAX_PATH_BYTES = 900;
 
 /**
  * Unpacking an uploaded SCORM package (a ZIP archive of up to 4 GB) without trusting it: the
@@ -184,8 +187,8 @@ function planEntries(entries: readonly Entry[]): PlannedEntry[] {
       if (isDirectory) continue;
       throw new PackageRefused('unsafe-name', entry.fileName);
     }
-    // Stored as `scorm/<folder>/<path>`, and a store's key has at most 1024 characters (isSafeKey).
-    if (path.length > MAX_PATH_CHARS) throw new PackageRefused('unsafe-name', `${path.slice(0, 60)}…`);
+    // Stored as `scorm/<folder>/<path>` under a bucket's prefix: S3 keys have at most 1024 bytes.
+    if (Buffer.byteLength(path) > MAX_PATH_BYTES) throw new PackageRefused('unsafe-name', `${path.slice(0, 60)}…`);
     if (files.has(path) || (!isDirectory && directories.has(path))) {
       throw new PackageRefused('unsafe-name', `${entry.fileName}: the path is already used`);
     }
