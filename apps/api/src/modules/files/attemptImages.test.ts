@@ -110,6 +110,5 @@ describe(`images of attempts' snapshots (${dialectName})`, () => {
     ctx.clock.advance(2 * DAY);
     expect((await cleanup.run({ dryRun: false })).unreferenced).toBe(0);
     expect(existsSync(join(ctx.config.dataDir, 'storage', asked))).toBe(true);
-
   });
 });
