@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { answerImageField } from '@lms/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UnitOfWork } from '../../db/unitOfWork.js';
 import { DAY } from '../../platform/clock.js';
 import {
   clientAs,
@@ -14,10 +13,8 @@ import {
   type TestContext,
 } from '../../test/harness.js';
 import { PNG } from '../../test/images.js';
+import { storageCleanup } from '../../test/storageCleanup.js';
 import { multipart } from '../../test/multipart.js';
-import { ScormRepository } from '../scorm/repository.js';
-import { StorageCleanup } from './cleanup.js';
-import { FilesRepository } from './repository.js';
 
 /**
  * An option's image as an attempt asked it is a record of that attempt: replaced by the author, it
@@ -98,15 +95,7 @@ describe(`images of attempts' snapshots (${dialectName})`, () => {
     // Another learner was never asked it: it is as if it did not exist.
     expect((await other.get(`/storage/${asked}`)).statusCode).toBe(404);
 
-    const uow = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
-    const cleanup = new StorageCleanup(
-      ctx.app.fileStore,
-      uow,
-      new FilesRepository(uow),
-      new ScormRepository(uow),
-      ctx.clock,
-      ctx.config.dataDir,
-    );
+    const cleanup = storageCleanup(ctx);
     ctx.clock.advance(2 * DAY);
     expect((await cleanup.run({ dryRun: false })).unreferenced).toBe(0);
     expect(existsSync(join(ctx.config.dataDir, 'storage', asked))).toBe(true);

@@ -20,11 +20,8 @@ import {
 import { multipart } from '../../test/multipart.js';
 import { startS3Server, type RunningS3 } from '../../test/s3Server.js';
 import { scormPackage } from '../../test/scormPackages.js';
-import { StorageCleanup } from './cleanup.js';
-import { FilesRepository } from './repository.js';
-import { ScormRepository } from '../scorm/repository.js';
-import { UnitOfWork } from '../../db/unitOfWork.js';
 import { PNG } from '../../test/images.js';
+import { storageCleanup } from '../../test/storageCleanup.js';
 
 /** Files in an S3 bucket (STORAGE_URL=s3://…) through the whole API, and the folder↔bucket move. */
 
@@ -198,15 +195,7 @@ describe(`files in a bucket (${dialectName})`, () => {
     await bucket.write('storage/json/social.links.json', Readable.from([Buffer.from('[]')]));
     const before = await keys(bucket, '');
 
-    const uow = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
-    const cleanup = new StorageCleanup(
-      bucket,
-      uow,
-      new FilesRepository(uow),
-      new ScormRepository(uow),
-      ctx.clock,
-      ctx.config.dataDir,
-    );
+    const cleanup = storageCleanup(ctx, bucket);
     // Within a day of the upload nothing goes: the form that refers to it may not be saved yet.
     expect(await cleanup.run({ dryRun: false })).toMatchObject({ unreferenced: 0, strays: 0, packageFolders: 0 });
     ctx.clock.advance(2 * DAY);

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UnitOfWork } from '../../db/unitOfWork.js';
 import { DAY } from '../../platform/clock.js';
 import {
   clientAs,
@@ -13,10 +12,8 @@ import {
   type TestContext,
 } from '../../test/harness.js';
 import { multipart } from '../../test/multipart.js';
-import { ScormRepository } from '../scorm/repository.js';
-import { StorageCleanup } from './cleanup.js';
-import { FilesRepository } from './repository.js';
 import { PNG } from '../../test/images.js';
+import { storageCleanup } from '../../test/storageCleanup.js';
 
 /** The cleanup on the default store, DATA_DIR's folder (the bucket: bucket.test.ts). */
 
@@ -68,15 +65,7 @@ describe(`cleanup of files in the folder (${dialectName})`, () => {
     utimesSync(join(temp, 'left.part'), old, old);
     utimesSync(join(earlier, '0a1b.part'), old, old);
 
-    const uow = new UnitOfWork(ctx.db.kysely, ctx.db.kind);
-    const cleanup = new StorageCleanup(
-      ctx.app.fileStore,
-      uow,
-      new FilesRepository(uow),
-      new ScormRepository(uow),
-      ctx.clock,
-      ctx.config.dataDir,
-    );
+    const cleanup = storageCleanup(ctx);
     ctx.clock.advance(2 * DAY);
     expect(await cleanup.run({ dryRun: false })).toEqual({
       unreferenced: 1,
